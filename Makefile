@@ -1,0 +1,48 @@
+# pulumi-cloudplatform: `make demo` and `make test` set up everything they need.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM ?= npm
+
+.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator clean
+
+help:
+	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
+	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
+	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
+	@echo "make schema  regenerate schema.json"
+	@echo "make bench   run the benchmarks in bench/"
+	@echo "make emulator  start the emulator on port 4510"
+
+node_modules/.installed: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	ln -sfn .. node_modules/pulumi-cloudplatform
+	touch $@
+
+deps: node_modules/.installed
+
+build: deps
+	npx tsc -p tsconfig.json
+
+tools: deps
+	./scripts/build-pulumi.sh
+
+schema: build
+	node dist/scripts/gen-schema.js > schema.json
+
+test: build tools
+	npx jest --ci
+
+test-unit: build
+	npx jest --ci --testPathIgnorePatterns lifecycle packaging
+
+demo: build tools
+	node dist/scripts/demo.js
+
+bench: build tools
+	node dist/scripts/bench.js
+
+emulator: build
+	node dist/emulator/cli.js --port 4510
+
+clean:
+	rm -rf dist .tools node_modules

@@ -1,0 +1,126 @@
+// Builds the HTTP server: the route table, then the conventions every route shares (request ids,
+// bearer auth and scopes, idempotency, the error body) and the test-only fault hooks.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { randomUUID } from "node:crypto";
+import { authenticate, SCOPES } from "./auth";
+import type { Emu } from "./emu";
+import { PlatformError, tooManyRequests } from "./errors";
+import type { Ctx, RouteDef } from "./http";
+import { idempotencyKey, withIdempotency } from "./idempotency";
+import { controlRoutes } from "./control";
+import { allRoutes } from "./routes";
+
+const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+const BODY_LIMIT = 10 * 1024 * 1024;
+
+export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers["x-request-id"];
+      return typeof sent === "string" && REQUEST_ID.test(sent) ? sent : `req_${randomUUID().replace(/-/g, "")}`;
+    },
+  });
+
+  // Bodies are optional on creating routes such as POST /verify; an empty JSON body is no body.
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new PlatformError(400, "Body is not valid JSON"), undefined);
+    }
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+    const path = req.url.split("?")[0];
+    const slow = emu.faults.take("latency", req.method, path);
+    if (slow?.latencyMs) await new Promise((r) => setTimeout(r, slow.latencyMs));
+    const fail = emu.faults.take("status", req.method, path);
+    if (fail) {
+      const status = fail.status ?? 503;
+      const err = status === 429
+        ? tooManyRequests(retryAfterValue(fail.retryAfter, fail.retryAfterSeconds ?? 1))
+        : new PlatformError(status, "Injected fault", fail.retryAfterSeconds !== undefined
+          ? { "retry-after": retryAfterValue(fail.retryAfter, fail.retryAfterSeconds) } : {});
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+      return reply.code(status).send(err.body());
+    }
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    const route = req.routeOptions.url ?? "unmatched";
+    if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
+    if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
+  });
+
+  app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
+  );
+
+  for (const def of allRoutes) register(app, emu, def);
+  controlRoutes(app, emu);
+  return app;
+}
+
+function register(app: FastifyInstance, emu: Emu, def: RouteDef): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    handler: async (req, reply) => {
+      const headers = req.headers as Ctx["headers"];
+      const principal = authenticate(emu.store, headers, SCOPES[def.scope], emu.now());
+      const ctx: Ctx = {
+        params: req.params as Record<string, string>,
+        query: req.query as Record<string, unknown>,
+        body: req.body,
+        headers,
+        principal,
+        emu,
+      };
+      const key = def.idempotent ? idempotencyKey(headers) : undefined;
+      const run = async () => def.handler(ctx);
+      const { reply: out, replayed } = key
+        ? await withIdempotency(emu, `${principal.key.id} ${def.method} ${req.url.split("?")[0]}`, key, req.body, run)
+        : { reply: await run(), replayed: false };
+      if (replayed) reply.header("idempotent-replayed", "true");
+
+      // "Commit, then drop the connection": the change is stored, the caller never hears of it.
+      if (emu.faults.take("drop", req.method, req.url.split("?")[0])) {
+        emu.count(`${req.method} ${def.url}`, 0);
+        emu.save();
+        req.raw.socket.destroy();
+        return reply.hijack();
+      }
+      reply.code(out.status);
+      if (out.status === 204 || out.body === undefined) return reply.send();
+      if (out.contentType) reply.type(out.contentType);
+      return reply.send(out.body);
+    },
+  });
+}
+
+function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  let e: PlatformError;
+  if (err instanceof PlatformError) e = err;
+  else {
+    const fe = err as { statusCode?: number; code?: string; message?: string };
+    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") e = new PlatformError(413, `Request body is larger than ${BODY_LIMIT} bytes`);
+    else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) e = new PlatformError(fe.statusCode, fe.message ?? "Bad request");
+    else {
+      req.log.error(err);
+      e = new PlatformError(500, "Internal server error");
+    }
+  }
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  return reply.code(e.statusCode).send(e.body());
+}
+
+function retryAfterValue(kind: "seconds" | "date" | undefined, seconds: number): string {
+  return kind === "date" ? new Date(Date.now() + seconds * 1000).toUTCString() : String(seconds);
+}

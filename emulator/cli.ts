@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// cloudplatform-emulator [--port N] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]...
+// Prints one JSON line with the base URL and keys, then serves until SIGINT or SIGTERM.
+import { parseArgs } from "node:util";
+import { startEmulator } from "./index";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      state: { type: "string" },
+      "dns-propagation-ms": { type: "string" },
+      speed: { type: "string" },
+      delegate: { type: "string", multiple: true },
+      log: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stderr.write(
+      "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--log]\n",
+    );
+    return;
+  }
+  const num = (v: string | undefined, name: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got '${v}'`);
+    return n;
+  };
+  const emulator = await startEmulator({
+    port: num(values.port, "port"),
+    host: values.host,
+    stateFile: values.state,
+    logger: values.log,
+    settings: {
+      ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
+      ...(values.speed !== undefined ? { speed: num(values.speed, "speed") } : {}),
+      delegations: values.delegate ?? [],
+    },
+  });
+  const { baseUrl, workspaceId, otherWorkspaceId, apiKey, keys } = emulator;
+  process.stdout.write(JSON.stringify({ baseUrl, workspaceId, otherWorkspaceId, apiKey, keys }) + "\n");
+  const stop = async () => {
+    await emulator.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`cloudplatform-emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+// The emulator's shared context: state, time, settings, fault rules and counters. Handlers and
+// models get this object; nothing else is global.
+import { Clock } from "./clock";
+import { Store } from "./store";
+import { Faults } from "./faults";
+
+export interface EmuSettings {
+  /** Region key new projects and services fall back to. */
+  defaultRegion: string;
+  /** Delay before a new or changed public DNS record becomes visible. */
+  dnsPropagationMs: number;
+  /** How fast simulated lifecycles (provisioning, builds) move. 1 = realistic, 0 = instant. */
+  speed: number;
+  /** Domains whose public nameservers point at the platform (`--delegate`). */
+  delegations: string[];
+}
+
+type Listener = (payload: any) => void;
+
+export class Emu {
+  readonly clock = new Clock();
+  readonly faults = new Faults();
+  readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
+  private listeners = new Map<string, Listener[]>();
+  private stateFile?: string;
+
+  constructor(
+    public store: Store,
+    readonly settings: EmuSettings,
+  ) {}
+
+  persistTo(file: string | undefined): void {
+    this.stateFile = file;
+  }
+
+  save(): void {
+    if (this.stateFile) this.store.saveTo(this.stateFile);
+  }
+
+  now(): string {
+    return this.clock.iso();
+  }
+
+  /** Cascades between models (a deleted environment takes its services with it) go through events. */
+  on(event: string, fn: Listener): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+  }
+
+  emit(event: string, payload: unknown): void {
+    for (const fn of this.listeners.get(event) ?? []) fn(payload);
+  }
+
+  count(route: string, status: number): void {
+    const c = this.counters.get(route) ?? { count: 0, byStatus: {} };
+    c.count += 1;
+    c.byStatus[status] = (c.byStatus[status] ?? 0) + 1;
+    this.counters.set(route, c);
+  }
+}

@@ -1,0 +1,91 @@
+// The route table's vocabulary: a route is method + URL + scope rule + handler; handlers take a
+// plain context and return a plain reply, so they know nothing of fastify.
+import type { Principal, ScopeName } from "./auth";
+import type { Emu } from "./emu";
+import { badRequest } from "./errors";
+import type { z } from "zod";
+
+export interface Ctx {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  principal: Principal;
+  emu: Emu;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  contentType?: string;
+}
+
+export interface RouteDef {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  url: string;
+  scope: ScopeName;
+  /** Accepts an Idempotency-Key header (the "IK" of the spec). */
+  idempotent?: boolean;
+  handler: (ctx: Ctx) => Reply | Promise<Reply>;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+/** Validates a body or query with zod; a failure is a 400 whose messages name each field. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, where = "body"): z.infer<S> {
+  const r = schema.safeParse(value ?? (where === "body" ? undefined : {}));
+  if (r.success) return r.data;
+  throw badRequest(
+    r.error.issues.map((i) => {
+      const path = i.path.length ? i.path.join(".") : where;
+      return `${path}: ${i.message}`;
+    }),
+  );
+}
+
+const LIMIT_DEFAULT = 20;
+const LIMIT_MAX = 100;
+
+interface CursorState {
+  o: number;
+  l: number;
+}
+
+/** A cursor page `{data, nextCursor}`; the cursor is opaque base64url and carries the page size. */
+export function page<T>(items: T[], query: Record<string, unknown>): { data: T[]; nextCursor: string | null } {
+  let offset = 0;
+  let limit = LIMIT_DEFAULT;
+  const cursor = query.cursor;
+  if (typeof cursor === "string" && cursor !== "") {
+    let state: CursorState;
+    try {
+      state = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    } catch {
+      throw badRequest("cursor: is not a cursor this API returned; pass nextCursor back unchanged");
+    }
+    if (!Number.isInteger(state?.o) || !Number.isInteger(state?.l) || state.o < 0) {
+      throw badRequest("cursor: is not a cursor this API returned; pass nextCursor back unchanged");
+    }
+    offset = state.o;
+    limit = state.l;
+  } else if (query.limit !== undefined) {
+    const n = Number(query.limit);
+    if (!Number.isInteger(n) || n < 1) throw badRequest("limit: must be a positive integer");
+    limit = Math.min(n, LIMIT_MAX);
+  }
+  const data = items.slice(offset, offset + limit);
+  const next = offset + limit < items.length
+    ? Buffer.from(JSON.stringify({ o: offset + limit, l: limit } satisfies CursorState)).toString("base64url")
+    : null;
+  return { data, nextCursor: next };
+}
+
+/** `search` matches names containing the value, case-insensitively. */
+export function matchesSearch(query: Record<string, unknown>, ...names: (string | null | undefined)[]): boolean {
+  const q = typeof query.search === "string" ? query.search.toLowerCase() : "";
+  if (!q) return true;
+  return names.some((n) => (n ?? "").toLowerCase().includes(q));
+}

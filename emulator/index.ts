@@ -1,0 +1,54 @@
+// Starts the platform emulator in-process: used by the CLI, the tests, the demo and the benches.
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app";
+import { seed, type SeedResult } from "./auth";
+import { Emu, type EmuSettings } from "./emu";
+import { DEFAULT_REGION } from "./models/catalogue";
+import { Store } from "./store";
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Keep state in this JSON file across restarts. */
+  stateFile?: string;
+  logger?: boolean;
+  settings?: Partial<EmuSettings>;
+}
+
+export interface RunningEmulator extends SeedResult {
+  baseUrl: string;
+  emu: Emu;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const settings: EmuSettings = { defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, delegations: [], ...opts.settings };
+  const loaded = opts.stateFile ? Store.loadFrom(opts.stateFile) : undefined;
+  const emu = new Emu(loaded ?? new Store(), settings);
+  const seeded = loaded
+    ? emu.store.table<{ id: string; value: SeedResult }>("seed").get("seed")?.value
+    : undefined;
+  const ids = seeded ?? seed(emu.store, emu.now(), settings.defaultRegion);
+  emu.persistTo(opts.stateFile);
+  emu.save();
+
+  const app = buildApp(emu, { logger: opts.logger });
+  await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
+  const addr = app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : opts.port;
+  return {
+    ...ids,
+    baseUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    emu,
+    app,
+    close: async () => {
+      emu.emit("close", undefined);
+      await app.close();
+      emu.save();
+    },
+  };
+}
+
+export { Emu } from "./emu";
+export type { FaultRule } from "./faults";

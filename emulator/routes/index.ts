@@ -1,0 +1,6 @@
+// The URL table: every route the emulator serves, by feature.
+import type { RouteDef } from "../http";
+import { identityRoutes } from "./identity";
+import { projectRoutes } from "./projects";
+
+export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes];

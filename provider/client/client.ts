@@ -1,0 +1,248 @@
+// The platform REST client: bearer auth, request ids, retries through undici's RetryAgent,
+// idempotency keys on creates, cursor pagination, and zod-checked responses.
+import { randomUUID } from "node:crypto";
+import { Agent, type Dispatcher, RetryAgent, request } from "undici";
+import type { z } from "zod";
+import { ApiError, ConfigurationError, ConnectionError, ResponseValidationError } from "./errors";
+import { checkKeyShape, type KeyPrefix, redactKeys } from "./keys";
+import { DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
+
+export interface ClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  /** Per-attempt timeout for headers and body. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Transport to use instead of the client's own pool (tests pass undici's MockAgent). */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+  onRetry?: RetryObserver["onRetry"];
+}
+
+export type Query = Record<string, string | number | boolean | string[] | undefined | null>;
+
+export interface RequestOptions<T = unknown> {
+  query?: Query;
+  body?: unknown;
+  /** `true` generates one key for this call; it is reused by every retry of the call. */
+  idempotencyKey?: string | true;
+  timeoutMs?: number;
+  requestId?: string;
+  schema?: z.ZodType<T>;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface Response<T> {
+  data: T;
+  status: number;
+  requestId: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export class CloudPlatformClient {
+  readonly baseUrl: string;
+  readonly keyKind: KeyPrefix;
+  readonly #apiKey: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #userAgent: string;
+  readonly #onRetry?: RetryObserver["onRetry"];
+
+  constructor(opts: ClientOptions) {
+    this.keyKind = checkKeyShape(opts.apiKey);
+    if (!opts.baseUrl) throw new ConfigurationError("No base URL: set cloudplatform:baseUrl or CLOUDPLATFORM_BASE_URL");
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new ConfigurationError(`cloudplatform:baseUrl is not a URL: '${opts.baseUrl}'`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new ConfigurationError(`cloudplatform:baseUrl must be http or https, got '${url.protocol}'`);
+    }
+    this.baseUrl = url.toString().replace(/\/+$/, "");
+    this.#apiKey = opts.apiKey;
+    this.#dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.#userAgent = opts.userAgent ?? "pulumi-cloudplatform";
+    this.#onRetry = opts.onRetry;
+  }
+
+  /** Keeps the key out of console.log, util.inspect and JSON. */
+  toJSON() {
+    return { baseUrl: this.baseUrl, keyKind: this.keyKind };
+  }
+  [Symbol.for("nodejs.util.inspect.custom")]() {
+    return `CloudPlatformClient { baseUrl: '${this.baseUrl}', key: '${this.keyKind}***' }`;
+  }
+
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<Response<T>> {
+    const requestId = opts.requestId ?? `req_${randomUUID().replace(/-/g, "")}`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#userAgent,
+      "x-request-id": requestId,
+    };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] = "application/json";
+    }
+    if (opts.idempotencyKey) {
+      headers["idempotency-key"] = opts.idempotencyKey === true ? randomUUID() : opts.idempotencyKey;
+    }
+    const policy = { ...this.#retry, ...opts.retry };
+    let attempts = 1;
+    const dispatcher = new RetryAgent(this.#dispatcher, {
+      throwOnError: false,
+      maxRetries: policy.maxRetries,
+      errorCodes: RETRY_ERROR_CODES,
+      retry: retryCallback(policy, Date.now(), {
+        onRetry: (info) => {
+          attempts = info.attempt + 1;
+          this.#onRetry?.(info);
+        },
+      }),
+    });
+    const timeout = opts.timeoutMs ?? this.#timeoutMs;
+    const url = this.baseUrl + path + encodeQuery(opts.query);
+
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (err) {
+      const e = err as Error & { code?: string; statusCode?: number };
+      throw new ConnectionError(method, path, requestId, e.code, redactKeys(e.message || String(err)), attempts);
+    }
+    const text = await res.body.text();
+    const resHeaders = res.headers as Response<T>["headers"];
+    const echoed = resHeaders["x-request-id"];
+    const rid = (Array.isArray(echoed) ? echoed[0] : echoed) ?? requestId;
+    const ctype = String(resHeaders["content-type"] ?? "");
+    let data: unknown = text;
+    if (text && ctype.includes("json")) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = text;
+      }
+    } else if (!text) {
+      data = undefined;
+    }
+
+    if (res.statusCode >= 400) {
+      throw ApiError.from({
+        status: res.statusCode,
+        body: data,
+        requestId: rid,
+        method,
+        path,
+        retryAfterMs: parseRetryAfter(resHeaders["retry-after"]),
+      });
+    }
+    if (opts.schema) {
+      const parsed = opts.schema.safeParse(data);
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .slice(0, 5)
+          .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+          .join("; ");
+        throw new ResponseValidationError(`${method} ${path}: unexpected response shape: ${issues} [request id ${rid}]`);
+      }
+      data = parsed.data;
+    }
+    return { data: data as T, status: res.statusCode, requestId: rid, headers: resHeaders };
+  }
+
+  async get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<T> {
+    return (await this.request<T>("GET", path, opts)).data;
+  }
+  /** A create: sent with an Idempotency-Key unless the caller passes `idempotencyKey: undefined`. */
+  async create<T = unknown>(path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+    return (await this.request<T>("POST", path, { idempotencyKey: true, ...opts, body })).data;
+  }
+  async post<T = unknown>(path: string, body?: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+    return (await this.request<T>("POST", path, { ...opts, body })).data;
+  }
+  async patch<T = unknown>(path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+    return (await this.request<T>("PATCH", path, { ...opts, body })).data;
+  }
+  async put<T = unknown>(path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
+    return (await this.request<T>("PUT", path, { ...opts, body })).data;
+  }
+  async delete(path: string, opts?: RequestOptions): Promise<void> {
+    await this.request("DELETE", path, opts);
+  }
+
+  /**
+   * Walks a cursor-paged list route, yielding items. Tolerates `{data, nextCursor}` (the spec),
+   * `next_cursor`, `items`, and a bare array.
+   */
+  async *paginate<T>(path: string, opts: { query?: Query; item?: z.ZodType<T>; pageSize?: number } = {}): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const query: Query = { ...opts.query };
+      if (cursor) query.cursor = cursor;
+      else if (opts.pageSize) query.limit = opts.pageSize;
+      const page = await this.get<unknown>(path, { query });
+      const { items, next } = readPage(page);
+      for (const raw of items) {
+        if (!opts.item) {
+          yield raw as T;
+          continue;
+        }
+        const parsed = opts.item.safeParse(raw);
+        if (!parsed.success) {
+          throw new ResponseValidationError(`GET ${path}: unexpected item shape: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+        }
+        yield parsed.data;
+      }
+      if (next && seen.has(next)) throw new ResponseValidationError(`GET ${path}: the API returned the same cursor twice`);
+      if (next) seen.add(next);
+      cursor = next;
+    } while (cursor);
+  }
+
+  async list<T>(path: string, opts: { query?: Query; item?: z.ZodType<T> } = {}): Promise<T[]> {
+    const out: T[] = [];
+    for await (const item of this.paginate(path, opts)) out.push(item);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+}
+
+function readPage(page: unknown): { items: unknown[]; next?: string } {
+  if (Array.isArray(page)) return { items: page };
+  const p = (page ?? {}) as Record<string, unknown>;
+  const items = (Array.isArray(p.data) ? p.data : Array.isArray(p.items) ? p.items : []) as unknown[];
+  const next = p.nextCursor ?? p.next_cursor ?? p.cursor;
+  return { items, next: typeof next === "string" && next !== "" ? next : undefined };
+}
+
+function encodeQuery(query: Query | undefined): string {
+  if (!query) return "";
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) v.forEach((x) => sp.append(k, x));
+    else sp.append(k, String(v));
+  }
+  const s = sp.toString();
+  return s ? `?${s}` : "";
+}

@@ -1,0 +1,4 @@
+export * from "./errors";
+export * from "./client";
+export { checkKeyShape, redactKeys, KEY_KINDS } from "./keys";
+export { DEFAULT_RETRY, type RetryPolicy, parseRetryAfter, backoffMs } from "./retry";

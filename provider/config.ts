@@ -1,0 +1,66 @@
+// Provider configuration: `cloudplatform:*` stack config first, then CLOUDPLATFORM_* environment
+// variables. The key is read where it is used and is never returned, logged or stored.
+import { CloudPlatformClient, ConfigurationError, type ClientOptions } from "./client";
+import type { Context } from "./resources/framework";
+
+export interface ProviderConfig {
+  apiKey?: string;
+  baseUrl?: string;
+  workspaceId?: string;
+}
+
+export const CONFIG_KEYS = {
+  apiKey: { key: "cloudplatform:apiKey", env: "CLOUDPLATFORM_API_KEY" },
+  baseUrl: { key: "cloudplatform:baseUrl", env: "CLOUDPLATFORM_BASE_URL" },
+  workspaceId: { key: "cloudplatform:workspaceId", env: "CLOUDPLATFORM_WORKSPACE_ID" },
+} as const;
+
+export function resolveConfig(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  const pick = (k: keyof typeof CONFIG_KEYS) => {
+    const v = get(CONFIG_KEYS[k].key) ?? env[CONFIG_KEYS[k].env];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  return { apiKey: pick("apiKey"), baseUrl: pick("baseUrl"), workspaceId: pick("workspaceId") };
+}
+
+interface Workspace {
+  id: string;
+  name: string;
+}
+
+/** Builds the context handlers run in. The client and the workspace lookup are made once, on first use. */
+export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions> = {}, log: (m: string) => void = () => {}): Context {
+  let client: CloudPlatformClient | undefined;
+  let workspace: Promise<string> | undefined;
+  const getClient = () => {
+    if (!client) {
+      if (config.apiKey === undefined) {
+        throw new ConfigurationError(
+          "No API key: run `pulumi config set --secret cloudplatform:apiKey <key>` or set CLOUDPLATFORM_API_KEY",
+        );
+      }
+      client = new CloudPlatformClient({ apiKey: config.apiKey, baseUrl: config.baseUrl ?? "", ...extra });
+    }
+    return client;
+  };
+  return {
+    get client() {
+      return getClient();
+    },
+    workspaceId() {
+      workspace ??= config.workspaceId
+        ? Promise.resolve(config.workspaceId)
+        : getClient().list<Workspace>("/v1/workspaces").then((all) => {
+            if (all.length === 1) return all[0].id;
+            if (all.length === 0) throw new ConfigurationError("The API key reaches no workspace; check the key, or set cloudplatform:workspaceId");
+            const names = all.map((w) => `${w.name} (${w.id})`).join(", ");
+            throw new ConfigurationError(
+              `The API key reaches ${all.length} workspaces: ${names}. Set cloudplatform:workspaceId (or CLOUDPLATFORM_WORKSPACE_ID), or give the resource a workspaceId`,
+            );
+          });
+      workspace.catch(() => (workspace = undefined));
+      return workspace;
+    },
+    log,
+  };
+}

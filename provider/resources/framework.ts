@@ -1,0 +1,196 @@
+// What every resource handler is made of: plain functions over plain JSON, with helpers for
+// check (zod, unknown-tolerant), diff (update vs replace per property) and 404 handling.
+import { z } from "zod";
+import type { CloudPlatformClient } from "../client";
+import { NotFoundError } from "../client";
+
+/** The engine's placeholder for a value not known until apply (preview of a dependent resource). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export interface Context {
+  client: CloudPlatformClient;
+  /** The configured workspace, or the only one the key sees. */
+  workspaceId(): Promise<string>;
+  log(message: string): void;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+export interface CheckResult<I> {
+  inputs?: I;
+  failures?: CheckFailure[];
+}
+export interface DiffResult {
+  changes?: boolean;
+  replaces?: string[];
+  stables?: string[];
+  deleteBeforeReplace?: boolean;
+}
+export interface CreateResult<O> {
+  id: string;
+  outs: O;
+}
+export interface ReadResult<O, I = unknown> {
+  /** Empty when the object is gone: the engine then drops it from state. */
+  id?: string;
+  props?: O;
+  inputs?: I;
+}
+
+export interface ResourceDefinition<I extends Record<string, unknown> = any, O extends Record<string, unknown> = any> {
+  /** Pulumi type token of the native provider, e.g. `cloudplatform:index:Project`. */
+  token: string;
+  description: string;
+  inputs: z.ZodObject<any>;
+  outputs: z.ZodObject<any>;
+  /** Output properties that are always secret. */
+  secretOutputs?: string[];
+  check?(olds: Partial<I>, news: Record<string, unknown>): CheckResult<I> | Promise<CheckResult<I>>;
+  diff?(id: string, olds: O, news: I): DiffResult | Promise<DiffResult>;
+  create(ctx: Context, inputs: I): Promise<CreateResult<O>>;
+  read?(ctx: Context, id: string, olds: O): Promise<ReadResult<O, I>>;
+  update?(ctx: Context, id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete?(ctx: Context, id: string, olds: O): Promise<void>;
+}
+
+export const defineResource = <I extends Record<string, unknown>, O extends Record<string, unknown>>(
+  def: ResourceDefinition<I, O>,
+) => def;
+
+/**
+ * The object exists, but did not become healthy (a deploy failed, a verification timed out).
+ * The engine keeps it in state with these reasons, so the next `up` updates it instead of making
+ * a second one.
+ */
+export class ResourceInitError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+    this.name = "ResourceInitError";
+  }
+}
+
+export function isUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(isUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(isUnknown);
+  return false;
+}
+
+/**
+ * Validates inputs with the resource's zod schema. A property whose value is not known yet is
+ * skipped; every other failure names its property and the rule.
+ */
+export function checkWith<I>(
+  schema: z.ZodObject<any>,
+  news: Record<string, unknown>,
+  rules: (inputs: I) => CheckFailure[] = () => [],
+): CheckResult<I> {
+  const known: Record<string, unknown> = {};
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const failures: CheckFailure[] = [];
+  for (const key of Object.keys(news)) {
+    if (key === "__provider") continue;
+    if (!(key in shape)) failures.push({ property: key, reason: `unknown property '${key}'` });
+  }
+  let anyUnknown = false;
+  for (const [key, field] of Object.entries(shape)) {
+    const value = news[key];
+    if (isUnknown(value)) {
+      anyUnknown = true;
+      continue;
+    }
+    const r = field.safeParse(value);
+    if (!r.success) {
+      for (const issue of r.error.issues) {
+        const path = [key, ...issue.path.map(String)].join(".");
+        failures.push({ property: path, reason: `${path}: ${value === undefined ? "is required" : issue.message}` });
+      }
+    } else if (r.data !== undefined) {
+      known[key] = r.data;
+    }
+  }
+  if (failures.length === 0 && !anyUnknown) failures.push(...rules(known as I));
+  // Unknown values pass through untouched so the engine can fill them in later.
+  const inputs = { ...known } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(news)) if (isUnknown(v)) inputs[k] = v;
+  return failures.length ? { failures } : { inputs: inputs as I };
+}
+
+export interface DiffSpec {
+  /** Properties a route can change in place. */
+  update?: string[];
+  /** Properties no route can change: a change replaces the object. */
+  replace?: string[];
+  /** Optional properties where "not set" means "whatever the platform chose", so no drift. */
+  defaulted?: string[];
+  deleteBeforeReplace?: boolean;
+}
+
+/** Per-property diff of the program's inputs against the last known state. */
+export function diffWith(olds: Record<string, unknown>, news: Record<string, unknown>, spec: DiffSpec): DiffResult {
+  const changed = (key: string): boolean => {
+    const n = news[key];
+    if (isUnknown(n)) return true;
+    if (n === undefined && spec.defaulted?.includes(key)) return false;
+    return !same(olds[key], n);
+  };
+  const replaces = (spec.replace ?? []).filter(changed);
+  const updates = (spec.update ?? []).filter(changed);
+  return {
+    changes: replaces.length + updates.length > 0,
+    replaces,
+    deleteBeforeReplace: spec.deleteBeforeReplace,
+  };
+}
+
+/** Deep equality where null, undefined and a missing key are the same. */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null) return b === undefined || b === null;
+  if (b === undefined || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => same(x, b[i]));
+  }
+  if (typeof a === "object" && typeof b === "object") {
+    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    for (const k of keys) if (!same((a as any)[k], (b as any)[k])) return false;
+    return true;
+  }
+  return a === b;
+}
+
+/** A finder: the object, or undefined when the API answers 404. */
+export async function findOrUndefined<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** A delete: a 404 means it is already gone, which is what was asked. */
+export async function deleteIgnoringNotFound(remove: () => Promise<void>): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}
+
+/** Drops keys whose value is undefined, so state and bodies stay minimal. */
+export function compact<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A zod field that accepts any string but documents the known values: enumerations are open sets (spec §9). */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.string().meta({ knownValues: [...values] }) as unknown as z.ZodType<T[number] | (string & {})>;
+}

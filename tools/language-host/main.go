@@ -1,0 +1,199 @@
+// Command pulumi-language-nodejs runs Node.js Pulumi programs for the Pulumi engine.
+//
+// It stands in for the official Node.js language host, whose Go module the package proxy here
+// does not serve. It implements the LanguageRuntime gRPC service of the same SDK release and
+// runs programs through the `cmd/run` entry point that ships inside @pulumi/pulumi, exactly as
+// the official host does. Plugin discovery is left to the engine: this host reports no
+// required packages, which is right for programs whose only provider is the dynamic one.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// version is set at build time to the Pulumi release the host was built against.
+var version = "3.248.0"
+
+// exitAlreadyReported is the exit code @pulumi/pulumi's run script uses after it has reported
+// the error to the engine itself, so the host must not report it again.
+const exitAlreadyReported = 32
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+}
+
+func main() {
+	args := os.Args[1:]
+	engine := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			engine = a
+		}
+	}
+	cancel := make(chan bool)
+	h := &host{engineAddress: engine}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancel,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+	// The engine reads the port from the first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *host) GetRequiredPlugins(context.Context, *pulumirpc.GetRequiredPluginsRequest) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	programDir := req.GetPwd()
+	rootDir := programDir
+	entry := req.GetProgram()
+	opts := map[string]any{}
+	if info := req.GetInfo(); info != nil {
+		if info.GetProgramDirectory() != "" {
+			programDir = info.GetProgramDirectory()
+		}
+		if info.GetRootDirectory() != "" {
+			rootDir = info.GetRootDirectory()
+		}
+		if info.GetEntryPoint() != "" {
+			entry = info.GetEntryPoint()
+		}
+		if info.GetOptions() != nil {
+			opts = info.GetOptions().AsMap()
+		}
+	}
+	if entry == "" {
+		entry = "."
+	}
+
+	runScript, err := resolveRunScript(ctx, programDir)
+	if err != nil {
+		return nil, err
+	}
+
+	cfg := req.GetConfig()
+	if cfg == nil {
+		cfg = map[string]string{}
+	}
+	config, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	keys := req.GetConfigSecretKeys()
+	if keys == nil {
+		keys = []string{}
+	}
+	secretKeys, err := json.Marshal(keys)
+	if err != nil {
+		return nil, err
+	}
+
+	var nodeArgs []string
+	if s, ok := opts["nodeargs"].(string); ok && s != "" {
+		nodeArgs = strings.Fields(s)
+	}
+	args := append(nodeArgs, runScript)
+	if req.GetMonitorAddress() != "" {
+		args = append(args, "--monitor="+req.GetMonitorAddress())
+	}
+	if h.engineAddress != "" {
+		args = append(args, "--engine="+h.engineAddress)
+	}
+	args = append(args,
+		"--project="+req.GetProject(),
+		"--stack="+req.GetStack(),
+		"--pwd="+programDir,
+		"--root-directory="+rootDir,
+	)
+	if req.GetOrganization() != "" {
+		args = append(args, "--organization="+req.GetOrganization())
+	}
+	if req.GetDryRun() {
+		args = append(args, "--dry-run")
+	}
+	if req.GetParallel() > 0 {
+		args = append(args, "--parallel="+strconv.Itoa(int(req.GetParallel())))
+	}
+	args = append(args, entry)
+	args = append(args, req.GetArgs()...)
+
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = programDir
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	env := append(os.Environ(),
+		"PULUMI_CONFIG="+string(config),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeys),
+	)
+	typescript := true
+	if v, ok := opts["typescript"].(bool); ok {
+		typescript = v
+	}
+	env = append(env, "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript))
+	if p, ok := opts["tsconfig"].(string); ok && p != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+filepath.Join(programDir, p))
+	}
+	cmd.Env = env
+
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if exit.ExitCode() == exitAlreadyReported {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode())}, nil
+		}
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+// resolveRunScript finds the run entry point of the @pulumi/pulumi that the program itself
+// resolves, so the program and the runtime share one copy of the SDK.
+func resolveRunScript(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "node", "-e", "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/run'))")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("cannot find @pulumi/pulumi from %s; install the program's dependencies first: %w", dir, err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
