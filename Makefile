@@ -28,6 +28,8 @@ tools: deps
 
 schema: build
 	node dist/scripts/gen-schema.js > schema.json
+	node dist/scripts/gen-sdk-types.js > sdk/types.ts
+	npx tsc -p tsconfig.json
 
 test: build tools
 	npx jest --ci

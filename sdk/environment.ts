@@ -1,16 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { Environment as definition, type EnvironmentInputs, type EnvironmentOutputs } from "../provider/resources/environment";
-import { type Args, CloudPlatformResource, type Outs } from "./resource";
+import { type OutputsOf, Resource } from "./resource";
+import type { EnvironmentArgs, EnvironmentState } from "./types";
 
-export type EnvironmentArgs = Args<EnvironmentInputs>;
-export interface Environment extends Outs<EnvironmentOutputs> {}
+export interface Environment extends OutputsOf<EnvironmentState> {}
 
 /**
  * An environment of a project. Any change replaces it; the old one is deleted first, because
  * names are unique within a project.
  */
-export class Environment extends CloudPlatformResource {
+export class Environment extends Resource {
   constructor(name: string, args: EnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Environment", name, args, definition.outputs, opts, definition.secretOutputs);
+    super("Environment", name, args, opts);
   }
 }

@@ -1,3 +1,4 @@
 // pulumi-cloudplatform: resource classes and functions for the cloud platform.
-export { Project, type ProjectArgs } from "./project";
-export { Environment, type EnvironmentArgs } from "./environment";
+export { Project } from "./project";
+export { Environment } from "./environment";
+export * from "./types";

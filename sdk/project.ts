@@ -1,13 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { Project as definition, type ProjectInputs, type ProjectOutputs } from "../provider/resources/project";
-import { type Args, CloudPlatformResource, type Outs } from "./resource";
+import { type OutputsOf, Resource } from "./resource";
+import type { ProjectArgs, ProjectState } from "./types";
 
-export type ProjectArgs = Args<ProjectInputs>;
-export interface Project extends Outs<ProjectOutputs> {}
+export interface Project extends OutputsOf<ProjectState> {}
 
 /** A project: the container for environments and, through them, services. */
-export class Project extends CloudPlatformResource {
+export class Project extends Resource {
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Project", name, args, definition.outputs, opts, definition.secretOutputs);
+    super("Project", name, args, opts);
   }
 }

@@ -1,0 +1,145 @@
+// Builds schema.json, the Pulumi package schema, from the zod definitions the provider runs on.
+// `make schema` writes it; test/schema.test.ts fails when the committed file is stale.
+import { jsonOf, type Json, normalize, pascal } from "./json-schema";
+import { CONFIG_KEYS } from "../provider/config";
+import { functions } from "../provider/functions";
+import type { ResourceDefinition } from "../provider/resources/framework";
+import { resources } from "../provider/resources";
+
+type TypeSpec = Json;
+
+const PKG = "cloudplatform";
+const types: Record<string, Json> = {};
+
+
+/** JSON Schema (as zod exports it) to a Pulumi type spec; nested objects become named types. */
+function typeSpec(raw: Json, nameHint: string): TypeSpec {
+  const js = normalize(raw);
+  if (js.anyOf) {
+    const nonNull = js.anyOf.filter((s: Json) => s.type !== "null");
+    if (nonNull.length === 1) return withDocs(typeSpec({ ...nonNull[0], description: js.description ?? nonNull[0].description }, nameHint), js);
+    return withDocs({ $ref: "pulumi.json#/Any" }, js);
+  }
+  switch (js.type) {
+    case "string":
+      return withDocs({ type: "string" }, js);
+    case "integer":
+      return withDocs({ type: "integer" }, js);
+    case "number":
+      return withDocs({ type: "number" }, js);
+    case "boolean":
+      return withDocs({ type: "boolean" }, js);
+    case "array":
+      return withDocs({ type: "array", items: stripDocs(typeSpec(js.items ?? {}, nameHint.replace(/s$/, ""))) }, js);
+    case "object": {
+      if (!js.properties) {
+        const add = js.additionalProperties && typeof js.additionalProperties === "object" ? stripDocs(typeSpec(js.additionalProperties, nameHint)) : { $ref: "pulumi.json#/Any" };
+        return withDocs({ type: "object", additionalProperties: add }, js);
+      }
+      const token = `${PKG}:index:${pascal(nameHint)}`;
+      types[token] = {
+        type: "object",
+        ...(js.description ? { description: js.description } : {}),
+        properties: properties(js, nameHint),
+        ...(js.required?.length ? { required: [...js.required].sort() } : {}),
+      };
+      return withDocs({ $ref: `#/types/${token}` }, js);
+    }
+    default:
+      return withDocs({ $ref: "pulumi.json#/Any" }, js);
+  }
+}
+
+function withDocs(spec: TypeSpec, js: Json): TypeSpec {
+  const out: Json = { ...spec };
+  const known: string[] | undefined = js.knownValues ?? js.enum;
+  let description = js.description as string | undefined;
+  if (known?.length) description = `${description ? `${description} ` : ""}Known values: ${known.join(", ")} (the set is open).`;
+  if (description) out.description = description;
+  if (js.secret) out.secret = true;
+  return out;
+}
+
+function stripDocs(spec: TypeSpec): TypeSpec {
+  const { description: _d, secret: _s, ...rest } = spec;
+  return rest;
+}
+
+function properties(js: Json, owner: string): Json {
+  const out: Json = {};
+  for (const key of Object.keys(js.properties ?? {}).sort()) {
+    out[key] = typeSpec(js.properties[key], `${owner}${pascal(key)}`);
+  }
+  return out;
+}
+
+
+function resourceSpec(kind: string, def: ResourceDefinition): Json {
+  const inputs = jsonOf(def.inputs, "input");
+  const outputs = jsonOf(def.outputs, "output");
+  const props = properties(outputs, kind);
+  for (const key of def.secretOutputs ?? []) if (props[key]) props[key].secret = true;
+  return {
+    description: def.description,
+    properties: props,
+    required: [...(outputs.required ?? [])].sort(),
+    inputProperties: properties(inputs, kind),
+    requiredInputs: [...(inputs.required ?? [])].sort(),
+  };
+}
+
+export function buildSchema(): Json {
+  for (const k of Object.keys(types)) delete types[k];
+  const configVars: Json = {
+    apiKey: {
+      type: "string",
+      secret: true,
+      description: "API key (svc_live_ workspace key or svc_pat_ platform token). Never stored in plain text.",
+      defaultInfo: { environment: [CONFIG_KEYS.apiKey.env] },
+    },
+    baseUrl: {
+      type: "string",
+      description: "Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.",
+      defaultInfo: { environment: [CONFIG_KEYS.baseUrl.env] },
+    },
+    workspaceId: {
+      type: "string",
+      description: "Workspace for resources that do not name one. Defaults to the only workspace the key reaches.",
+      defaultInfo: { environment: [CONFIG_KEYS.workspaceId.env] },
+    },
+  };
+  const resourceSpecs: Json = {};
+  for (const kind of Object.keys(resources).sort()) resourceSpecs[resources[kind].token] = resourceSpec(kind, resources[kind]);
+  const functionSpecs: Json = {};
+  for (const name of Object.keys(functions).sort()) {
+    const fn = functions[name];
+    const inputs = jsonOf(fn.inputs, "input");
+    const outputs = jsonOf(fn.outputs, "output");
+    functionSpecs[fn.token] = {
+      description: fn.description,
+      inputs: { properties: properties(inputs, `${name}Args`), required: [...(inputs.required ?? [])].sort() },
+      outputs: { properties: properties(outputs, `${name}Result`), required: [...(outputs.required ?? [])].sort() },
+    };
+  }
+  return {
+    name: PKG,
+    displayName: "Cloud Platform",
+    version: "0.1.0",
+    description: "Manage projects, environments, services, DNS, mail sending domains, buckets and custom domains on the cloud platform.",
+    keywords: ["pulumi", "cloudplatform", "category/cloud"],
+    license: "Apache-2.0",
+    publisher: "pulumi-cloudplatform",
+    config: { variables: configVars },
+    provider: { description: "The cloudplatform provider.", inputProperties: configVars },
+    types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
+    resources: resourceSpecs,
+    functions: functionSpecs,
+    language: { nodejs: { packageName: "pulumi-cloudplatform", dependencies: { "@pulumi/pulumi": "^3.100.0" } } },
+  };
+}
+
+export function renderSchema(): string {
+  return JSON.stringify(buildSchema(), null, 2) + "\n";
+}
+
+if (require.main === module) process.stdout.write(renderSchema());

@@ -1,0 +1,77 @@
+// The packed package (npm pack) installed into a fresh TypeScript Pulumi project laid out as
+// `pulumi new typescript` lays it out, with TypeScript 4.9: it type-checks, and up and destroy work.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "../../scripts/pulumi-env";
+import { emulator, type TestEmulator } from "../support/emulator";
+import { changes, testStack } from "../support/stack";
+
+jest.setTimeout(600_000);
+
+let emu: TestEmulator;
+let dir: string;
+beforeAll(async () => {
+  emu = await emulator();
+  dir = mkdtempSync(join(tmpdir(), "cloudplatform-pack-"));
+});
+afterAll(async () => {
+  await emu?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } }).toString();
+
+test("npm pack -> fresh `pulumi new typescript` project -> tsc 4.9 -> up -> destroy", async () => {
+  npm(["pack", "--pack-destination", dir, "--silent"], ROOT);
+  const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+  expect(tarball).toBeDefined();
+
+  const app = join(dir, "app");
+  execFileSync("mkdir", ["-p", app]);
+  writeFileSync(join(app, "Pulumi.yaml"), "name: packed-app\ndescription: A TypeScript Pulumi program\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n");
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "packed-app", main: "index.ts", devDependencies: {}, dependencies: {} }, null, 2));
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true,
+        experimentalDecorators: true, pretty: true, noFallthroughCasesInSwitch: true, noImplicitReturns: true,
+        forceConsistentCasingInFileNames: true,
+      },
+      files: ["index.ts"],
+    }, null, 2),
+  );
+  writeFileSync(
+    join(app, "index.ts"),
+    [
+      'import * as cloud from "pulumi-cloudplatform";',
+      'const project = new cloud.Project("site", { name: "packed", description: "installed from the tarball" });',
+      'const prod = new cloud.Environment("prod", { projectId: project.id, name: "PROD" });',
+      "export const projectId = project.id;",
+      "export const tier = prod.kind;",
+      "",
+    ].join("\n"),
+  );
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball!), "@pulumi/pulumi@3.248.0", "typescript@4.9.5", "@types/node@20"], app);
+
+  // The shipped .d.ts files compile with TypeScript 4.9 and the program's strict settings.
+  execFileSync(join(app, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", app], { cwd: app, stdio: "pipe" });
+
+  // One copy of @pulumi/pulumi: the package resolves the program's own.
+  const resolved = execFileSync("node", ["-p", "require.resolve('@pulumi/pulumi', { paths: [require.resolve('pulumi-cloudplatform')] })"], { cwd: app }).toString().trim();
+  expect(resolved).toBe(join(app, "node_modules", "@pulumi", "pulumi", "index.js"));
+
+  const s = await testStack(emu, app, {}, { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } });
+  try {
+    const up = await s.stack.up();
+    expect(changes(up)).toEqual({ create: 3 });
+    expect(up.outputs.tier.value).toBe("PROD");
+    await s.stack.destroy();
+    expect(await emu.leftovers()).toEqual({});
+  } finally {
+    await s.dispose();
+  }
+});

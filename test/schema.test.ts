@@ -1,0 +1,38 @@
+// schema.json is generated from the provider's zod definitions; a stale copy fails here.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderSchema } from "../scripts/gen-schema";
+import { renderSdkTypes } from "../scripts/gen-sdk-types";
+import { ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
+import { resources } from "../provider/resources";
+import * as sdk from "../sdk";
+
+const committed = () => readFileSync(join(ROOT, "schema.json"), "utf8");
+
+test("schema.json matches the definitions (run `make schema` after changing a resource)", () => {
+  expect(committed() === renderSchema()).toBe(true);
+});
+
+test("sdk/types.ts matches the definitions (run `make schema` after changing a resource)", () => {
+  expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
+});
+
+test("schema.json passes the Pulumi CLI's schema check", () => {
+  expect(() => execFileSync(join(TOOLS_BIN, "pulumi"), ["schema", "check", join(ROOT, "schema.json")], { stdio: "pipe" })).not.toThrow();
+});
+
+test("every resource has an SDK class and a complete schema entry", () => {
+  const schema = JSON.parse(committed());
+  for (const [kind, def] of Object.entries(resources)) {
+    expect(typeof (sdk as Record<string, unknown>)[kind]).toBe("function");
+    const entry = schema.resources[def.token];
+    expect(entry).toBeDefined();
+    expect(Object.keys(entry.inputProperties).sort()).toEqual(Object.keys(def.inputs.shape).sort());
+    for (const key of def.secretOutputs ?? []) expect(entry.properties[key].secret).toBe(true);
+    for (const [name, prop] of Object.entries<any>(entry.inputProperties)) {
+      expect(`${kind}.${name}: ${prop.description ? "described" : "no description"}`).toBe(`${kind}.${name}: described`);
+    }
+  }
+  expect(schema.config.variables.apiKey.secret).toBe(true);
+});
