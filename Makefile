@@ -32,7 +32,7 @@ schema: build
 	npx tsc -p tsconfig.json
 
 test: build tools
-	npx jest --ci
+	npx jest --ci $(JEST_FLAGS)
 
 test-unit: build
 	npx jest --ci --testPathIgnorePatterns lifecycle packaging
@@ -41,7 +41,7 @@ demo: build tools
 	node dist/scripts/demo.js
 
 bench: build tools
-	node dist/scripts/bench.js
+	node --expose-gc dist/bench/run.js
 
 emulator: build
 	node dist/emulator/cli.js --port 4510

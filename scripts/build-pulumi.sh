@@ -42,7 +42,7 @@ WORK="$(mktemp -d)"
 trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 # The checksum database is not reachable through the proxy for these modules; the module
 # zips are still verified against the go.sum files they carry.
-export GOFLAGS=-mod=mod GONOSUMDB="github.com/pulumi/pulumi${GONOSUMDB:+,$GONOSUMDB}"
+export GOFLAGS="-mod=mod -buildvcs=false" GONOSUMDB="github.com/pulumi/pulumi${GONOSUMDB:+,$GONOSUMDB}"
 
 echo "build-pulumi: downloading pulumi $VERSION modules"
 download() { (cd "$WORK" && go mod download -json "$1"); }

@@ -46,6 +46,8 @@ export class CloudPlatformClient {
   readonly keyKind: KeyPrefix;
   readonly #apiKey: string;
   readonly #dispatcher: Dispatcher;
+  /** A dispatcher the caller passed in is the caller's to close. */
+  readonly #ownsDispatcher: boolean;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
@@ -66,6 +68,7 @@ export class CloudPlatformClient {
     this.baseUrl = url.toString().replace(/\/+$/, "");
     this.#apiKey = opts.apiKey;
     this.#dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.#ownsDispatcher = !opts.dispatcher;
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.#userAgent = opts.userAgent ?? "pulumi-cloudplatform";
@@ -145,7 +148,8 @@ export class CloudPlatformClient {
     if (res.statusCode >= 400) {
       throw ApiError.from({
         status: res.statusCode,
-        body: data,
+        // A proxy or server may echo the Authorization header; errors end up in logs.
+        body: redactBody(data),
         requestId: rid,
         method,
         path,
@@ -223,7 +227,7 @@ export class CloudPlatformClient {
   }
 
   async close(): Promise<void> {
-    await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 }
 
@@ -233,6 +237,12 @@ function readPage(page: unknown): { items: unknown[]; next?: string } {
   const items = (Array.isArray(p.data) ? p.data : Array.isArray(p.items) ? p.items : []) as unknown[];
   const next = p.nextCursor ?? p.next_cursor ?? p.cursor;
   return { items, next: typeof next === "string" && next !== "" ? next : undefined };
+}
+
+function redactBody(body: unknown): unknown {
+  if (typeof body === "string") return redactKeys(body);
+  if (body === undefined || body === null || typeof body !== "object") return body;
+  return JSON.parse(redactKeys(JSON.stringify(body)));
 }
 
 function encodeQuery(query: Query | undefined): string {
