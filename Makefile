@@ -16,6 +16,7 @@ help:
 node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
+	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
 	touch $@
 
 deps: node_modules/.installed

@@ -39,7 +39,13 @@ export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions
           "No API key: run `pulumi config set --secret cloudplatform:apiKey <key>` or set CLOUDPLATFORM_API_KEY",
         );
       }
-      client = new CloudPlatformClient({ apiKey: config.apiKey, baseUrl: config.baseUrl ?? "", ...extra });
+      const c = new CloudPlatformClient({ apiKey: config.apiKey, baseUrl: config.baseUrl ?? "", ...extra });
+      if (c.keyKind === "mail_live_" || c.keyKind === "mail_test_") {
+        throw new ConfigurationError(
+          "cloudplatform:apiKey is a mail key, which reaches only the email API; use a workspace key (svc_live_) or a platform token (svc_pat_)",
+        );
+      }
+      client = c;
     }
     return client;
   };
