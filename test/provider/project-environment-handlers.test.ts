@@ -1,0 +1,75 @@
+// The Project and Environment handlers called directly, as the dynamic provider calls them.
+import { makeContext } from "../../provider/config";
+import { Environment } from "../../provider/resources/environment";
+import type { Context } from "../../provider/resources/framework";
+import { UNKNOWN } from "../../provider/resources/framework";
+import { Project } from "../../provider/resources/project";
+import { emulator, type TestEmulator } from "../support/emulator";
+
+let emu: TestEmulator;
+let ctx: Context;
+beforeAll(async () => {
+  emu = await emulator();
+  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
+});
+afterAll(async () => {
+  await ctx.client.close();
+  await emu.close();
+});
+beforeEach(() => emu.control("POST", "/reset"));
+
+test("check names the property and the rule, and lets unknown preview values through", async () => {
+  expect(await Project.check!({}, { name: "ok", region: "Not A Region" })).toEqual({
+    failures: [{ property: "region", reason: expect.stringContaining("region: must be a region key") }],
+  });
+  expect(await Project.check!({}, {})).toEqual({ failures: [{ property: "name", reason: "name: is required" }] });
+  expect(await Project.check!({}, { name: "ok", colour: "red" })).toMatchObject({ failures: [{ property: "colour" }] });
+  expect(await Environment.check!({}, { projectId: UNKNOWN, name: "prod" })).toEqual({ inputs: { projectId: UNKNOWN, name: "prod" } });
+});
+
+test("diff: renames update in place, region and workspace replace, environments replace delete-first", async () => {
+  const olds = { name: "a", displayName: null, description: null, region: "af-west-1", workspaceId: "w" } as any;
+  expect(await Project.diff!("id", olds, { name: "b" })).toMatchObject({ changes: true, replaces: [] });
+  expect(await Project.diff!("id", olds, { name: "a" })).toMatchObject({ changes: false });
+  expect(await Project.diff!("id", olds, { name: "a", region: "eu-central-1" })).toMatchObject({ changes: true, replaces: ["region"] });
+  expect(await Project.diff!("id", olds, { name: "a", description: "set by program" })).toMatchObject({ changes: true, replaces: [] });
+  expect(await Environment.diff!("id", { projectId: "p", name: "x" } as any, { projectId: "p", name: "y" })).toEqual({
+    changes: true, replaces: ["name"], deleteBeforeReplace: true,
+  });
+});
+
+test("create, read, update, delete; read of a vanished object is empty; delete of one succeeds", async () => {
+  const created = await Project.create(ctx, { name: "shop", description: "d" });
+  expect(created.outs).toMatchObject({ name: "shop", description: "d", region: "af-west-1", workspaceId: emu.workspaceId });
+
+  const env = await Environment.create(ctx, { projectId: created.id, name: "Prod" });
+  expect(env.outs).toMatchObject({ name: "Prod", kind: "PROD", projectId: created.id });
+
+  const updated = await Project.update!(ctx, created.id, created.outs, { name: "shop2" });
+  expect(updated.outs).toMatchObject({ name: "shop2", description: null });
+
+  const read = await Project.read!(ctx, created.id, updated.outs);
+  expect(read).toMatchObject({ id: created.id, props: { name: "shop2" }, inputs: { name: "shop2" } });
+
+  await Project.delete!(ctx, created.id, updated.outs);
+  expect(await Project.read!(ctx, created.id, updated.outs)).toEqual({});
+  expect(await Environment.read!(ctx, env.id, env.outs)).toEqual({});
+  await expect(Project.delete!(ctx, created.id, updated.outs)).resolves.toBeUndefined();
+  await expect(Environment.delete!(ctx, env.id, env.outs)).resolves.toBeUndefined();
+  expect(await emu.leftovers()).toEqual({});
+});
+
+test("a duplicate environment name is a conflict that names the clash", async () => {
+  const p = await Project.create(ctx, { name: "dup" });
+  await Environment.create(ctx, { projectId: p.id, name: "staging" });
+  await expect(Environment.create(ctx, { projectId: p.id, name: "STAGING" })).rejects.toThrow(/409 Conflict: name: .*already has an environment named 'staging'/);
+});
+
+test("the workspace is found from the key when it reaches exactly one, and explained when it reaches several", async () => {
+  expect(await ctx.workspaceId()).toBe(emu.workspaceId);
+  const account = makeContext({ apiKey: emu.keys.account, baseUrl: emu.baseUrl });
+  await expect(Project.create(account, { name: "x" })).rejects.toThrow(/reaches 2 workspaces: .*Set cloudplatform:workspaceId/);
+  const mail = makeContext({ apiKey: emu.keys.mail, baseUrl: emu.baseUrl });
+  await expect(Project.create(mail, { name: "x" })).rejects.toThrow(/is a mail key/);
+  await account.client.close();
+});
