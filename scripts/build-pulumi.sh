@@ -7,8 +7,18 @@ set -euo pipefail
 VERSION="${PULUMI_VERSION:-v3.248.0}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BIN="$ROOT/.tools/bin"
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/pulumi-$VERSION"
+# The cache key covers the language host's sources, so a change to them rebuilds it.
+HOST_SUM="$(cat "$ROOT"/tools/language-host/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/pulumi-$VERSION-$HOST_SUM"
 mkdir -p "$BIN"
+
+# Copy then rename, so a running pulumi (another test, another shell) is never overwritten in place.
+install_bins() {
+  local from="$1" to="$2"
+  for b in pulumi pulumi-language-nodejs; do
+    cp "$from/$b" "$to/.$b.tmp" && mv -f "$to/.$b.tmp" "$to/$b"
+  done
+}
 
 have_version() { [ -x "$1" ] && [ "$("$1" version 2>/dev/null)" = "$VERSION" ]; }
 
@@ -25,7 +35,7 @@ link_nodejs_plugin() {
   fi
 }
 
-if have_version "$BIN/pulumi" && [ -x "$BIN/pulumi-language-nodejs" ]; then
+if have_version "$BIN/pulumi" && [ -x "$BIN/pulumi-language-nodejs" ] && [ "$(cat "$BIN/.host-sum" 2>/dev/null)" = "$HOST_SUM" ]; then
   link_nodejs_plugin; echo "pulumi $VERSION already in .tools/bin"; exit 0
 fi
 if onpath="$(command -v pulumi 2>/dev/null)" && have_version "$onpath" && command -v pulumi-language-nodejs >/dev/null; then
@@ -33,7 +43,8 @@ if onpath="$(command -v pulumi 2>/dev/null)" && have_version "$onpath" && comman
   link_nodejs_plugin; echo "pulumi $VERSION found on PATH"; exit 0
 fi
 if have_version "$CACHE/pulumi" && [ -x "$CACHE/pulumi-language-nodejs" ]; then
-  cp "$CACHE/pulumi" "$CACHE/pulumi-language-nodejs" "$BIN/"
+  install_bins "$CACHE" "$BIN"
+  echo "$HOST_SUM" > "$BIN/.host-sum"
   link_nodejs_plugin; echo "pulumi $VERSION copied from $CACHE"; exit 0
 fi
 
@@ -88,7 +99,8 @@ fi
 
 have_version "$WORK/out/pulumi" || { echo "build-pulumi: built CLI does not report $VERSION" >&2; exit 1; }
 mkdir -p "$CACHE"
-cp "$WORK/out/pulumi" "$WORK/out/pulumi-language-nodejs" "$CACHE/"
-cp "$WORK/out/pulumi" "$WORK/out/pulumi-language-nodejs" "$BIN/"
+install_bins "$WORK/out" "$CACHE"
+install_bins "$WORK/out" "$BIN"
+echo "$HOST_SUM" > "$BIN/.host-sum"
 link_nodejs_plugin
 echo "build-pulumi: pulumi $VERSION ready in .tools/bin"
