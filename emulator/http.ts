@@ -66,7 +66,8 @@ export function page<T>(items: T[], query: Record<string, unknown>): { data: T[]
     } catch {
       throw badRequest("cursor: is not a cursor this API returned; pass nextCursor back unchanged");
     }
-    if (!Number.isInteger(state?.o) || !Number.isInteger(state?.l) || state.o < 0) {
+    // A forged page size of 0 would hand back the same cursor forever; one over the cap dodges the clamp.
+    if (!Number.isInteger(state?.o) || !Number.isInteger(state?.l) || state.o < 0 || state.l < 1 || state.l > LIMIT_MAX) {
       throw badRequest("cursor: is not a cursor this API returned; pass nextCursor back unchanged");
     }
     offset = state.o;

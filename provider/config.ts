@@ -16,8 +16,10 @@ export const CONFIG_KEYS = {
 } as const;
 
 export function resolveConfig(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  // An empty value counts as unset, so the environment variable still applies.
   const pick = (k: keyof typeof CONFIG_KEYS) => {
-    const v = get(CONFIG_KEYS[k].key) ?? env[CONFIG_KEYS[k].env];
+    const fromConfig = get(CONFIG_KEYS[k].key);
+    const v = fromConfig === undefined || fromConfig === "" ? env[CONFIG_KEYS[k].env] : fromConfig;
     return v === undefined || v === "" ? undefined : v;
   };
   return { apiKey: pick("apiKey"), baseUrl: pick("baseUrl"), workspaceId: pick("workspaceId") };
@@ -56,7 +58,7 @@ export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions
     workspaceId() {
       workspace ??= config.workspaceId
         ? Promise.resolve(config.workspaceId)
-        : getClient().list<Workspace>("/v1/workspaces").then((all) => {
+        : Promise.resolve().then(() => getClient().list<Workspace>("/v1/workspaces")).then((all) => {
             if (all.length === 1) return all[0].id;
             if (all.length === 0) throw new ConfigurationError("The API key reaches no workspace; check the key, or set cloudplatform:workspaceId");
             const names = all.map((w) => `${w.name} (${w.id})`).join(", ");

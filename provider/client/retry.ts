@@ -52,7 +52,9 @@ export function retryCallback(policy: RetryPolicy, startedAt: number, observer: 
     const status = e.statusCode;
     const retryableStatus = status !== undefined && RETRY_STATUS.has(status);
     const retryableError = status === undefined && e.code !== undefined && RETRY_ERROR_CODES.includes(e.code);
-    if (!(retryableStatus || retryableError) || !isRepeatable(opts.method, opts.headers)) return cb(err);
+    // A 429 was refused before it was acted on, so any method may be sent again; anything else
+    // may have been acted on, so only requests that are safe to repeat are.
+    if (!(retryableStatus || retryableError) || (status !== 429 && !isRepeatable(opts.method, opts.headers))) return cb(err);
     if (state.counter > policy.maxRetries) return cb(err);
     const hinted = status === 429 || status === 503 ? parseRetryAfter(e.headers?.["retry-after"]) : undefined;
     const delay = hinted ?? backoffMs(state.counter, policy);
