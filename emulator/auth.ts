@@ -160,13 +160,14 @@ export function authenticate(
   if (!user) throw unauthorized("Invalid or revoked API key");
 
   const isMailKey = key.kind === "mail_live" || key.kind === "mail_test";
-  if (isMailKey && (rule.areas.length !== 1 || rule.areas[0] !== "EMAIL_SEND")) {
+  if (isMailKey && !rule.areas.includes("EMAIL_SEND")) {
     throw forbidden(`A ${key.kind === "mail_test" ? "sandbox mail" : "mail"} key reaches only the email REST API; this route needs ${[rule.level, ...rule.areas].join(" + ")}`);
   }
   if (key.kind === "mail_test" && rule.mailConfig) {
     throw forbidden("A sandbox key can read domains and suppressions but cannot change them");
   }
-  const needed = [rule.level, ...rule.areas];
+  // A sandbox key reads domains and suppressions with its email scope alone (§4.3 rule 5).
+  const needed = key.kind === "mail_test" ? [rule.level, "EMAIL_SEND"] : [rule.level, ...rule.areas];
   const missing = needed.filter((s) => !key.scopes.includes(s as Level | Area));
   if (missing.length > 0) {
     throw forbidden(`Missing scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: this route needs ${needed.join(" + ")}`);

@@ -35,15 +35,18 @@ function definition(kind: string) {
   return def;
 }
 
-/** Errors leave the provider with keys redacted; "created but broken" keeps its id for the engine. */
-async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
+/**
+ * Errors leave the provider with keys redacted. "Created but broken" keeps its id and properties
+ * for the engine, with the serialized provider, which later reads and deletes need.
+ */
+async function guard<T>(fn: () => Promise<T> | T, provider?: unknown): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof ResourceInitError) {
       const e = new Error(redactKeys(err.message)) as Error & { id: string; properties: unknown; reasons: string[] };
       e.id = err.id;
-      e.properties = err.properties;
+      e.properties = provider === undefined ? err.properties : { ...err.properties, __provider: provider };
       e.reasons = err.reasons.map(redactKeys);
       throw e;
     }
@@ -64,7 +67,7 @@ export const diff = (kind: string, id: string, olds: any, news: any) =>
     return def.diff ? def.diff(id, olds, news) : {};
   });
 
-export const create = (kind: string, inputs: any) => guard(() => definition(kind).create(context(), inputs));
+export const create = (kind: string, inputs: any) => guard(() => definition(kind).create(context(), inputs), inputs?.__provider);
 
 export const read = (kind: string, id: string, props: any) =>
   guard(async () => {
@@ -77,7 +80,7 @@ export const update = (kind: string, id: string, olds: any, news: any) =>
     const def = definition(kind);
     if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
     return def.update(context(), id, olds, news);
-  });
+  }, news?.__provider);
 
 export const remove = (kind: string, id: string, props: any) =>
   guard(async () => {

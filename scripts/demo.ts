@@ -3,8 +3,9 @@
 import { startEmulator } from "../emulator";
 import { demoKit, type DemoKit } from "./demo-kit";
 import { quickstartDemo } from "./demo-quickstart";
+import { mailDomainDemo } from "./demo-mail-domain";
 
-const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo];
+const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, mailDomainDemo];
 
 async function main(): Promise<void> {
   const emu = await startEmulator({ settings: { dnsPropagationMs: 3_000 } });

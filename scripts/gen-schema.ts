@@ -36,7 +36,7 @@ function typeSpec(raw: Json, nameHint: string): TypeSpec {
         const add = js.additionalProperties && typeof js.additionalProperties === "object" ? stripDocs(typeSpec(js.additionalProperties, nameHint)) : { $ref: "pulumi.json#/Any" };
         return withDocs({ type: "object", additionalProperties: add }, js);
       }
-      const token = `${PKG}:index:${pascal(nameHint)}`;
+      const token = `${PKG}:index:${js.typeName ?? pascal(nameHint)}`;
       types[token] = {
         type: "object",
         ...(js.description ? { description: js.description } : {}),

@@ -34,7 +34,8 @@ class Emitter {
           const add = js.additionalProperties && typeof js.additionalProperties === "object" ? this.type(js.additionalProperties, hint, input) : "any";
           return `Record<string, ${wrap(add)}>`;
         }
-        const name = `${pascal(hint)}${input ? "Args" : ""}`;
+        // A schema may name its type once (meta typeName) so every use shares it.
+        const name = `${js.typeName ?? pascal(hint)}${input ? "Args" : ""}`;
         this.iface(name, js, hint, input);
         return name;
       }

@@ -2,6 +2,310 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
+ * The arguments of a DnsRecord.
+ */
+export interface DnsRecordArgs {
+  /**
+   * The record's value. TXT values may be given quoted or split into quoted strings; host names may
+   * carry a trailing dot.
+   */
+  content: pulumi.Input<string>;
+  /**
+   * '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full
+   * name inside the zone (with or without the trailing dot) is accepted and compared as the relative
+   * one; case is ignored.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Priority, for MX and SRV records only. Default 10 for MX.
+   */
+  priority?: pulumi.Input<number>;
+  /**
+   * Time to live in seconds. Default: the platform's (3600).
+   */
+  ttl?: pulumi.Input<number>;
+  /**
+   * Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
+   */
+  type: pulumi.Input<string>;
+  /**
+   * The zone the record belongs to. Changing it replaces the record.
+   */
+  zoneId: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a DnsRecord.
+ */
+export interface DnsRecordState {
+  /**
+   * The record's value.
+   */
+  readonly content: string;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * False for records the platform manages.
+   */
+  readonly editable: boolean | null;
+  /**
+   * The record's full name.
+   */
+  readonly fqdn: string;
+  /**
+   * '@' or the name relative to the zone, as the platform stores it.
+   */
+  readonly name: string;
+  /**
+   * Who made the record: USER, MAIL or SERVICE.
+   */
+  readonly origin: string | null;
+  /**
+   * Priority (MX, SRV).
+   */
+  readonly priority: number | null;
+  /**
+   * Time to live in seconds.
+   */
+  readonly ttl: number | null;
+  /**
+   * Record type.
+   */
+  readonly type: string;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+  /**
+   * The zone the record belongs to.
+   */
+  readonly zoneId: string;
+  /**
+   * The zone's domain name.
+   */
+  readonly zoneName: string;
+}
+
+/**
+ * The arguments of a DnsRecordSet.
+ */
+export interface DnsRecordSetArgs {
+  /**
+   * The records: each name, type, content and optionally ttl and priority. Order does not matter.
+   */
+  records: pulumi.Input<pulumi.Input<DnsRecordSetRecordArgs>[]>;
+  /**
+   * The zone the records belong to. Changing it replaces the set.
+   */
+  zoneId: pulumi.Input<string>;
+}
+
+export interface DnsRecordSetRecordArgs {
+  /**
+   * The record's value. TXT values may be given quoted or split into quoted strings; host names may
+   * carry a trailing dot.
+   */
+  content: pulumi.Input<string>;
+  /**
+   * '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full
+   * name inside the zone (with or without the trailing dot) is accepted and compared as the relative
+   * one; case is ignored.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Priority, for MX and SRV records only. Default 10 for MX.
+   */
+  priority?: pulumi.Input<number>;
+  /**
+   * Time to live in seconds. Default: the platform's (3600).
+   */
+  ttl?: pulumi.Input<number>;
+  /**
+   * Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
+   */
+  type: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a DnsRecordSet.
+ */
+export interface DnsRecordSetState {
+  /**
+   * The records the set manages, in the order they were declared.
+   */
+  readonly records: DnsRecordSetRecord[];
+  /**
+   * The zone the records belong to.
+   */
+  readonly zoneId: string;
+  /**
+   * The zone's domain name.
+   */
+  readonly zoneName: string;
+}
+
+export interface DnsRecordSetRecord {
+  /**
+   * The record's value.
+   */
+  readonly content: string;
+  /**
+   * The record's full name.
+   */
+  readonly fqdn: string;
+  /**
+   * The record's id.
+   */
+  readonly id: string;
+  /**
+   * '@' or the name relative to the zone.
+   */
+  readonly name: string;
+  /**
+   * Priority (MX, SRV).
+   */
+  readonly priority: number | null;
+  /**
+   * Time to live in seconds.
+   */
+  readonly ttl: number | null;
+  /**
+   * Record type.
+   */
+  readonly type: string;
+}
+
+/**
+ * The arguments of a DnsZone.
+ */
+export interface DnsZoneArgs {
+  /**
+   * The zone's domain name, e.g. example.com. Case and a trailing dot are ignored. Changing it
+   * replaces the zone.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Workspace to create the zone in. Defaults to cloudplatform:workspaceId, or the only workspace
+   * the key reaches. Changing it replaces the zone.
+   */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a DnsZone.
+ */
+export interface DnsZoneState {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Why the last verification did not succeed.
+   */
+  readonly lastError: string | null;
+  /**
+   * The zone's domain name.
+   */
+  readonly name: string;
+  /**
+   * True once ownership is proven and the platform serves the zone.
+   */
+  readonly published: boolean;
+  /**
+   * When the zone was published.
+   */
+  readonly publishedAt: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+  /**
+   * How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
+   */
+  readonly verificationMethod: string | null;
+  /**
+   * The TXT record that proves ownership; null once proven.
+   */
+  readonly verificationRecord: DnsZoneVerificationRecord | null;
+  /**
+   * When ownership was proven.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * Workspace that owns the zone (the API's teamId).
+   */
+  readonly workspaceId: string;
+}
+
+/**
+ * The TXT record that proves ownership; null once proven.
+ */
+export interface DnsZoneVerificationRecord {
+  /**
+   * Host relative to the domain.
+   */
+  readonly host: string;
+  /**
+   * Fully-qualified name.
+   */
+  readonly name: string;
+  /**
+   * Always TXT.
+   */
+  readonly type: string;
+  /**
+   * Exact TXT value.
+   */
+  readonly value: string;
+}
+
+/**
+ * The arguments of a DnsZoneVerification.
+ */
+export interface DnsZoneVerificationArgs {
+  /**
+   * How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+   */
+  timeout?: pulumi.Input<string>;
+  /**
+   * The zone to verify. Changing it replaces the verification.
+   */
+  zoneId: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a DnsZoneVerification.
+ */
+export interface DnsZoneVerificationState {
+  /**
+   * The zone's domain name.
+   */
+  readonly name: string;
+  /**
+   * True once the zone is published.
+   */
+  readonly published: boolean;
+  /**
+   * The wait limit used.
+   */
+  readonly timeout: string | null;
+  /**
+   * How ownership was proven (NS, TXT, ...).
+   */
+  readonly verificationMethod: string | null;
+  /**
+   * When ownership was proven.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * The verified zone.
+   */
+  readonly zoneId: string;
+}
+
+/**
  * The arguments of an Environment.
  */
 export interface EnvironmentArgs {
@@ -52,6 +356,218 @@ export interface EnvironmentState {
    * Last change (ISO 8601).
    */
   readonly updatedAt: string | null;
+}
+
+/**
+ * The arguments of a MailDomain.
+ */
+export interface MailDomainArgs {
+  /**
+   * The sending domain, e.g. mail.example.com. Case and a trailing dot are ignored. Changing it
+   * replaces the domain (the old one is deleted first).
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.
+   */
+  region?: pulumi.Input<string>;
+  /**
+   * Workspace to add the domain to. Defaults to cloudplatform:workspaceId, or the only workspace the
+   * key reaches. Changing it replaces the domain.
+   */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a MailDomain.
+ */
+export interface MailDomainState {
+  /**
+   * Set when the domain's DMARC policy would break signing.
+   */
+  readonly alignmentWarning: string | null;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Messages per day; 200 on the first day of a verified domain.
+   */
+  readonly dailyQuota: number | null;
+  /**
+   * The DKIM public key (base64), as published in the DKIM record.
+   */
+  readonly dkimPublicKey: string | null;
+  /**
+   * Records the last verify found failing; null before the first verify.
+   */
+  readonly failingRecords: string[] | null;
+  /**
+   * When DNS was last checked.
+   */
+  readonly lastCheckedAt: string | null;
+  /**
+   * The sending domain.
+   */
+  readonly name: string;
+  /**
+   * The DNS records to publish: DKIM, SPF, MX (never for an apex domain), DMARC.
+   */
+  readonly records: MailDnsRecord[];
+  /**
+   * Region the domain sends from.
+   */
+  readonly region: string | null;
+  /**
+   * PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
+   */
+  readonly status: string;
+  /**
+   * When the domain was first verified.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * Workspace that owns the domain.
+   */
+  readonly workspaceId: string;
+  /**
+   * The DNS zone the records go in.
+   */
+  readonly zone: MailDnsZone | null;
+}
+
+export interface MailDnsRecord {
+  /**
+   * Full name the record must exist at.
+   */
+  readonly fqdn: string;
+  /**
+   * Host relative to the sending domain; '@' is the domain itself.
+   */
+  readonly host: string | null;
+  /**
+   * What the record is for: DKIM, SPF, MX or DMARC.
+   */
+  readonly name: string | null;
+  /**
+   * Priority (MX).
+   */
+  readonly priority: number | null;
+  /**
+   * What the last verify found wrong; null when not checked.
+   */
+  readonly problem: string | null;
+  /**
+   * False for recommended records (DMARC).
+   */
+  readonly required: boolean;
+  /**
+   * DNS record type (TXT, MX).
+   */
+  readonly type: string;
+  /**
+   * The exact value to publish.
+   */
+  readonly value: string;
+  /**
+   * Result of the last verify; null when not checked (a plain read).
+   */
+  readonly verified: boolean | null;
+  /**
+   * Host relative to the zone that holds it (zone.name); '@' is the zone root.
+   */
+  readonly zoneHost: string | null;
+}
+
+/**
+ * The DNS zone the records go in.
+ */
+export interface MailDnsZone {
+  /**
+   * The platform zone's id, when hostedOnPlatform.
+   */
+  readonly dnsZoneId: string | null;
+  /**
+   * True when a zone of the same workspace holds the domain.
+   */
+  readonly hostedOnPlatform: boolean;
+  /**
+   * The zone the records are added to.
+   */
+  readonly name: string;
+}
+
+/**
+ * The arguments of a MailDomainVerification.
+ */
+export interface MailDomainVerificationArgs {
+  /**
+   * The mail domain to verify. Changing it replaces the verification.
+   */
+  domainId: pulumi.Input<string>;
+  /**
+   * How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+   */
+  timeout?: pulumi.Input<string>;
+  /**
+   * Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key
+   * reaches.
+   */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a MailDomainVerification.
+ */
+export interface MailDomainVerificationState {
+  /**
+   * Set when the domain's DMARC policy would break signing.
+   */
+  readonly alignmentWarning: string | null;
+  /**
+   * Messages per day.
+   */
+  readonly dailyQuota: number | null;
+  /**
+   * The verified domain.
+   */
+  readonly domainId: string;
+  /**
+   * Records the last check found failing.
+   */
+  readonly failingRecords: string[] | null;
+  /**
+   * When DNS was last checked.
+   */
+  readonly lastCheckedAt: string | null;
+  /**
+   * The sending domain.
+   */
+  readonly name: string;
+  /**
+   * True when the records are right but not yet visible everywhere.
+   */
+  readonly propagating: boolean | null;
+  /**
+   * The records with the last check's verified flag and problem.
+   */
+  readonly records: MailDnsRecord[];
+  /**
+   * Status as of the last check: VERIFIED once done.
+   */
+  readonly status: string;
+  /**
+   * The wait limit used.
+   */
+  readonly timeout: string | null;
+  /**
+   * When the domain was first verified.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * Workspace of the domain.
+   */
+  readonly workspaceId: string;
 }
 
 /**
@@ -124,8 +640,240 @@ export interface ProjectState {
   readonly workspaceId: string;
 }
 
+/**
+ * The arguments of a Suppression.
+ */
+export interface SuppressionArgs {
+  /**
+   * The address never to mail. Case is ignored. Changing it replaces the suppression.
+   */
+  address: pulumi.Input<string>;
+  /**
+   * Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the
+   * suppression.
+   */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a Suppression.
+ */
+export interface SuppressionState {
+  /**
+   * The suppressed address.
+   */
+  readonly address: string;
+  /**
+   * When it was suppressed.
+   */
+  readonly createdAt: string | null;
+  /**
+   * Why it is suppressed (manual for suppressions added through the API).
+   */
+  readonly reason: string | null;
+  /**
+   * Workspace of the suppression list, when set.
+   */
+  readonly workspaceId: string | null;
+}
+
+/**
+ * The arguments of getDnsZone.
+ */
+export interface GetDnsZoneArgs {
+  /**
+   * The zone's domain name, e.g. example.com.
+   */
+  readonly name: string;
+  /**
+   * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
+   */
+  readonly workspaceId: string;
+}
+
+/**
+ * The result of getDnsZone.
+ */
+export interface GetDnsZoneResult {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * The zone's id.
+   */
+  readonly id: string;
+  /**
+   * Why the last verification did not succeed.
+   */
+  readonly lastError: string | null;
+  /**
+   * The zone's domain name.
+   */
+  readonly name: string;
+  /**
+   * True once ownership is proven and the platform serves the zone.
+   */
+  readonly published: boolean;
+  /**
+   * When the zone was published.
+   */
+  readonly publishedAt: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+  /**
+   * How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
+   */
+  readonly verificationMethod: string | null;
+  /**
+   * The TXT record that proves ownership; null once proven.
+   */
+  readonly verificationRecord: DnsZoneVerificationRecord | null;
+  /**
+   * When ownership was proven.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * Workspace that owns the zone (the API's teamId).
+   */
+  readonly workspaceId: string;
+}
+
+/**
+ * The arguments of getMailDomain.
+ */
+export interface GetMailDomainArgs {
+  /**
+   * The domain's id; or give its name.
+   */
+  readonly domainId: string;
+  /**
+   * The sending domain's name; or give its id.
+   */
+  readonly name: string;
+  /**
+   * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
+   */
+  readonly workspaceId: string;
+}
+
+/**
+ * The result of getMailDomain.
+ */
+export interface GetMailDomainResult {
+  /**
+   * Set when the domain's DMARC policy would break signing.
+   */
+  readonly alignmentWarning: string | null;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Messages per day; 200 on the first day of a verified domain.
+   */
+  readonly dailyQuota: number | null;
+  /**
+   * The DKIM public key (base64), as published in the DKIM record.
+   */
+  readonly dkimPublicKey: string | null;
+  /**
+   * Records the last verify found failing; null before the first verify.
+   */
+  readonly failingRecords: string[] | null;
+  /**
+   * The domain's id.
+   */
+  readonly id: string;
+  /**
+   * When DNS was last checked.
+   */
+  readonly lastCheckedAt: string | null;
+  /**
+   * The sending domain.
+   */
+  readonly name: string;
+  /**
+   * The DNS records to publish: DKIM, SPF, MX (never for an apex domain), DMARC.
+   */
+  readonly records: MailDnsRecord[];
+  /**
+   * Region the domain sends from.
+   */
+  readonly region: string | null;
+  /**
+   * PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
+   */
+  readonly status: string;
+  /**
+   * When the domain was first verified.
+   */
+  readonly verifiedAt: string | null;
+  /**
+   * Workspace that owns the domain.
+   */
+  readonly workspaceId: string;
+  /**
+   * The DNS zone the records go in.
+   */
+  readonly zone: MailDnsZone | null;
+}
+
 /** @internal Output property names and always-secret outputs of each resource. */
 export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
+  "DnsRecord": {
+    "outputs": [
+      "zoneId",
+      "zoneName",
+      "name",
+      "fqdn",
+      "type",
+      "content",
+      "ttl",
+      "priority",
+      "origin",
+      "editable",
+      "createdAt",
+      "updatedAt"
+    ],
+    "secretOutputs": []
+  },
+  "DnsRecordSet": {
+    "outputs": [
+      "zoneId",
+      "zoneName",
+      "records"
+    ],
+    "secretOutputs": []
+  },
+  "DnsZone": {
+    "outputs": [
+      "name",
+      "workspaceId",
+      "published",
+      "publishedAt",
+      "verifiedAt",
+      "verificationMethod",
+      "verificationRecord",
+      "lastError",
+      "createdAt",
+      "updatedAt"
+    ],
+    "secretOutputs": []
+  },
+  "DnsZoneVerification": {
+    "outputs": [
+      "zoneId",
+      "name",
+      "published",
+      "verificationMethod",
+      "verifiedAt",
+      "timeout"
+    ],
+    "secretOutputs": []
+  },
   "Environment": {
     "outputs": [
       "projectId",
@@ -136,6 +884,41 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "pausedAt",
       "createdAt",
       "updatedAt"
+    ],
+    "secretOutputs": []
+  },
+  "MailDomain": {
+    "outputs": [
+      "name",
+      "region",
+      "workspaceId",
+      "status",
+      "records",
+      "zone",
+      "dkimPublicKey",
+      "dailyQuota",
+      "failingRecords",
+      "alignmentWarning",
+      "lastCheckedAt",
+      "verifiedAt",
+      "createdAt"
+    ],
+    "secretOutputs": []
+  },
+  "MailDomainVerification": {
+    "outputs": [
+      "domainId",
+      "workspaceId",
+      "name",
+      "status",
+      "propagating",
+      "records",
+      "failingRecords",
+      "dailyQuota",
+      "alignmentWarning",
+      "lastCheckedAt",
+      "verifiedAt",
+      "timeout"
     ],
     "secretOutputs": []
   },
@@ -150,6 +933,15 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "pausedAt",
       "createdAt",
       "updatedAt"
+    ],
+    "secretOutputs": []
+  },
+  "Suppression": {
+    "outputs": [
+      "address",
+      "reason",
+      "workspaceId",
+      "createdAt"
     ],
     "secretOutputs": []
   }

@@ -2,8 +2,16 @@
 import type { ResourceDefinition } from "./framework";
 import { Environment } from "./environment";
 import { Project } from "./project";
+import { DnsZone } from "./dnsZone";
+import { DnsZoneVerification } from "./dnsZoneVerification";
+import { DnsRecord } from "./dnsRecord";
+import { DnsRecordSet } from "./dnsRecordSet";
+import { MailDomain } from "./mailDomain";
+import { MailDomainVerification } from "./mailDomainVerification";
+import { Suppression } from "./suppression";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,
   Environment,
+  DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
 };

@@ -1,0 +1,223 @@
+// DnsRecordSet: a group of records in one platform zone, managed together. It owns exactly the
+// records it created (their ids are in its state) and never touches the zone's other records.
+// Desired and live records are matched by name + type + normalised content, so reordering the
+// list changes nothing and a changed value is edited in place.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { V1DnsRecord } from "../api/dns";
+import { ConflictError } from "../client";
+import {
+  listRecords, normaliseContent, normaliseName, normaliseRecord, normaliseType, recordBody, recordFailures, recordFields, recordKey,
+  type RecordSpec, zoneNameOf,
+} from "./dnsRecord";
+import { type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
+import { id } from "./rules";
+
+// ---- schemas ----
+const recordInput = z.object(recordFields);
+export const dnsRecordSetInputs = z.object({
+  zoneId: id("The zone the records belong to. Changing it replaces the set."),
+  records: z.array(recordInput, { error: "must be a list of records" }).describe("The records: each name, type, content and optionally ttl and priority. Order does not matter."),
+});
+export type DnsRecordSetInputs = z.infer<typeof dnsRecordSetInputs>;
+
+const recordOutput = z.object({
+  id: z.string().describe("The record's id."),
+  name: z.string().describe("'@' or the name relative to the zone."),
+  fqdn: z.string().describe("The record's full name."),
+  type: z.string().describe("Record type."),
+  content: z.string().describe("The record's value."),
+  ttl: z.number().nullable().describe("Time to live in seconds."),
+  priority: z.number().nullable().describe("Priority (MX, SRV)."),
+});
+type ManagedRecord = z.infer<typeof recordOutput>;
+
+export const dnsRecordSetOutputs = z.object({
+  zoneId: z.string().describe("The zone the records belong to."),
+  zoneName: z.string().describe("The zone's domain name."),
+  records: z.array(recordOutput).describe("The records the set manages, in the order they were declared."),
+});
+export type DnsRecordSetOutputs = z.infer<typeof dnsRecordSetOutputs>;
+
+export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutputs>({
+  token: "cloudplatform:index:DnsRecordSet",
+  description: "A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.",
+  inputs: dnsRecordSetInputs,
+  outputs: dnsRecordSetOutputs,
+
+  // ---- check ----
+  check(_olds, news) {
+    const res = checkWith<DnsRecordSetInputs>(dnsRecordSetInputs, news, (i) => {
+      const failures: CheckFailure[] = i.records.flatMap((r, n) => recordFailures(r, `records[${n}].`));
+      const seen = new Map<string, number>();
+      i.records.forEach((r, n) => {
+        const key = recordKey(normaliseRecord(r));
+        if (seen.has(key)) failures.push({ property: `records[${n}]`, reason: `records[${n}]: the same record as records[${seen.get(key)}] (${r.type} ${r.name})` });
+        else seen.set(key, n);
+      });
+      return failures;
+    });
+    return res;
+  },
+
+  // ---- diff ----
+  diff(_id, olds, news) {
+    if (isUnknown(news.zoneId) || news.zoneId !== olds.zoneId) return { changes: true, replaces: ["zoneId"] };
+    if (isUnknown(news.records)) return { changes: true, replaces: [] };
+    const plan = matchRecords(desiredOf(news.records, olds.zoneName), olds.records ?? []);
+    const changes = plan.create.length + plan.edit.length + plan.remove.length > 0 || plan.keep.some(([d, c]) => !sameExtras(d, c));
+    return { changes, replaces: [] };
+  },
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const zoneName = await zoneNameOf(ctx, inputs.zoneId);
+    const id = `${inputs.zoneId}/records-${randomBytes(4).toString("hex")}`;
+    const done: ManagedRecord[] = [];
+    try {
+      for (const r of inputs.records) done.push(await createOne(ctx, inputs.zoneId, zoneName, r));
+    } catch (err) {
+      if (!done.length) throw asError(err);
+      throw initError(err, id, { zoneId: inputs.zoneId, zoneName, records: done });
+    }
+    return { id, outs: { zoneId: inputs.zoneId, zoneName, records: done } };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const live = await findOrUndefined(() => listRecords(ctx, olds.zoneId));
+    if (!live) return {};
+    const byId = new Map(live.map((r) => [r.id, r]));
+    const records = (olds.records ?? []).flatMap((m) => {
+      const r = byId.get(m.id);
+      return r ? [toManaged(r, olds.zoneName)] : [];
+    });
+    const outs = { zoneId: olds.zoneId, zoneName: olds.zoneName, records };
+    return { id, props: outs, inputs: { zoneId: olds.zoneId, records: records.map(toSpec) } };
+  },
+
+  // ---- update ----
+  async update(ctx, id, olds, news) {
+    const zoneName = olds.zoneName;
+    // Work from the live records: refresh may not have run since something changed.
+    const live = new Map((await listRecords(ctx, olds.zoneId)).map((r) => [r.id, r]));
+    const current = (olds.records ?? []).flatMap((m) => (live.has(m.id) ? [toManaged(live.get(m.id)!, zoneName)] : []));
+    const desired = desiredOf(news.records, zoneName);
+    const plan = matchRecords(desired, current);
+    const result = new Map<number, ManagedRecord>();
+    const kept = new Map(current.map((c) => [c.id, c]));
+    try {
+      for (const c of plan.remove) {
+        await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${encodeURIComponent(c.id)}`));
+        kept.delete(c.id);
+      }
+      for (const [d, c] of [...plan.keep, ...plan.edit]) {
+        const changed = !sameExtras(d, c) || recordKey(d) !== recordKey(c);
+        const rec = changed ? toManaged(await ctx.client.patch<V1DnsRecord>(`/v1/dns-records/${encodeURIComponent(c.id)}`, body(d, c, zoneName)), zoneName) : c;
+        result.set(d.index, rec);
+        kept.delete(c.id);
+      }
+      for (const d of plan.create) result.set(d.index, await createOne(ctx, olds.zoneId, zoneName, news.records[d.index]));
+    } catch (err) {
+      const partial = [...[...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), ...kept.values()];
+      throw initError(err, id, { zoneId: olds.zoneId, zoneName, records: partial });
+    }
+    const records = [...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    return { outs: { zoneId: olds.zoneId, zoneName, records } };
+  },
+
+  // ---- delete ----
+  async delete(ctx, _id, olds) {
+    for (const r of olds.records ?? []) {
+      await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${encodeURIComponent(r.id)}`));
+    }
+  },
+});
+
+// ---- matching ----
+type Desired = RecordSpec & { index: number };
+
+function desiredOf(records: RecordSpec[], zoneName: string): Desired[] {
+  return records.map((r, index) => ({ ...normaliseRecord(r, zoneName), index }));
+}
+
+/** ttl and priority are compared only when the program sets them. */
+const sameExtras = (d: RecordSpec, c: ManagedRecord) =>
+  (d.ttl === undefined || d.ttl === c.ttl) && (d.priority === undefined || d.priority === c.priority);
+
+/**
+ * Pairs desired records with managed ones: first by name + type + content (kept as they are, or
+ * with a new ttl/priority), then by name + type (content edited in place); the rest are created
+ * or removed.
+ */
+export function matchRecords(desired: Desired[], current: ManagedRecord[]) {
+  const free = new Set(current);
+  const keep: [Desired, ManagedRecord][] = [];
+  const edit: [Desired, ManagedRecord][] = [];
+  const rest: Desired[] = [];
+  for (const d of desired) {
+    const c = [...free].find((x) => recordKey(x) === recordKey(d));
+    if (c) {
+      keep.push([d, c]);
+      free.delete(c);
+    } else rest.push(d);
+  }
+  const create: Desired[] = [];
+  for (const d of rest) {
+    const c = [...free].find((x) => x.name === d.name && x.type === d.type);
+    if (c) {
+      edit.push([d, c]);
+      free.delete(c);
+    } else create.push(d);
+  }
+  return { keep, edit, create, remove: [...free] };
+}
+
+// ---- calls ----
+async function createOne(ctx: Context, zoneId: string, zoneName: string, r: RecordSpec): Promise<ManagedRecord> {
+  try {
+    const created = await ctx.client.create<V1DnsRecord>(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, recordBody(r, zoneName));
+    return toManaged(created, zoneName);
+  } catch (err) {
+    if (err instanceof ConflictError) {
+      throw new Error(`${r.type} ${r.name} in zone ${zoneName}: ${err.messages}. A record the set did not create is never adopted or changed; remove it from the zone or from the set.`);
+    }
+    throw err;
+  }
+}
+
+function body(d: RecordSpec, c: ManagedRecord, zoneName: string): Record<string, unknown> {
+  const b = recordBody(d, zoneName);
+  if (b.ttl === undefined && c.ttl !== null) b.ttl = c.ttl;
+  return b;
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function initError(err: unknown, id: string, outs: DnsRecordSetOutputs): ResourceInitError {
+  return new ResourceInitError(asError(err).message, id, outs);
+}
+
+// ---- mappers ----
+function toManaged(r: V1DnsRecord, zoneName: string): ManagedRecord {
+  const name = normaliseName(r.name, zoneName);
+  const type = normaliseType(r.type);
+  return {
+    id: r.id,
+    name,
+    fqdn: name === "@" ? zoneName : `${name}.${zoneName}`,
+    type,
+    content: normaliseContent(type, r.content),
+    ttl: r.ttl ?? null,
+    priority: r.priority ?? null,
+  };
+}
+
+function toSpec(m: ManagedRecord): RecordSpec {
+  const s: RecordSpec = { name: m.name, type: m.type, content: m.content };
+  if (m.ttl !== null) s.ttl = m.ttl;
+  if (m.priority !== null && (m.type === "MX" || m.type === "SRV")) s.priority = m.priority;
+  return s;
+}

@@ -1,0 +1,117 @@
+// DnsZoneVerification: waits until a zone's ownership is proven and the zone is published
+// (infrastructure routes §3: POST /v1/dns-zones/{zoneId}/verify). Deleting it changes nothing.
+import { z } from "zod";
+import { V1DnsZone } from "../api/dns";
+import { findZone, PLATFORM_HINT } from "./dnsZone";
+import { checkWith, type Context, defineResource, isUnknown, ResourceInitError } from "./framework";
+import { id } from "./rules";
+import { formatDuration, parseDuration, pollUntil } from "./waiter";
+
+// ---- schemas ----
+const duration = z
+  .string({ error: "must be a duration such as \"90s\" or \"15m\"" })
+  .refine((s) => {
+    try {
+      parseDuration(s);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a duration such as \"90s\", \"15m\" or \"1h30m\"");
+export const durationInput = (what: string) => duration.describe(what);
+
+export const dnsZoneVerificationInputs = z.object({
+  zoneId: id("The zone to verify. Changing it replaces the verification."),
+  timeout: durationInput("How long to wait for proof of ownership, e.g. \"90s\" or \"15m\". Default 15m.").optional(),
+});
+export type DnsZoneVerificationInputs = z.infer<typeof dnsZoneVerificationInputs>;
+
+export const dnsZoneVerificationOutputs = z.object({
+  zoneId: z.string().describe("The verified zone."),
+  name: z.string().describe("The zone's domain name."),
+  published: z.boolean().describe("True once the zone is published."),
+  verificationMethod: z.string().nullable().describe("How ownership was proven (NS, TXT, ...)."),
+  verifiedAt: z.string().nullable().describe("When ownership was proven."),
+  timeout: z.string().nullable().describe("The wait limit used."),
+});
+export type DnsZoneVerificationOutputs = z.infer<typeof dnsZoneVerificationOutputs>;
+
+export const DEFAULT_TIMEOUT = "15m";
+
+export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, DnsZoneVerificationOutputs>({
+  token: "cloudplatform:index:DnsZoneVerification",
+  description: "Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.",
+  inputs: dnsZoneVerificationInputs,
+  outputs: dnsZoneVerificationOutputs,
+
+  // ---- check ----
+  check: (_olds, news) => checkWith(dnsZoneVerificationInputs, news),
+
+  // ---- diff ----
+  // A zone that is not published (any more) is verified again; the timeout alone changes nothing.
+  diff(_id, olds, news) {
+    const replaces = isUnknown(news.zoneId) || news.zoneId !== olds.zoneId ? ["zoneId"] : [];
+    return { changes: replaces.length > 0 || olds.published !== true, replaces };
+  },
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const outs = await waitPublished(ctx, inputs);
+    return { id: inputs.zoneId, outs };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const zone = await findZone(ctx, olds.zoneId ?? id);
+    if (!zone) return {};
+    const outs = toOutputs(zone, olds.timeout ?? null);
+    return { id, props: outs, inputs: compactInputs(outs) };
+  },
+
+  // ---- update ----
+  async update(ctx, _id, _olds, news) {
+    return { outs: await waitPublished(ctx, news) };
+  },
+});
+
+// ---- waiting ----
+async function waitPublished(ctx: Context, inputs: DnsZoneVerificationInputs): Promise<DnsZoneVerificationOutputs> {
+  const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
+  const path = `/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/verify`;
+  const { value: zone, timedOut } = await pollUntil(
+    async () => {
+      const z = await ctx.client.post(path, undefined, { schema: V1DnsZone });
+      return z.published
+        ? { done: true as const, value: z }
+        : { done: false as const, value: z, progress: `zone ${z.name}: ownership not proven yet` };
+    },
+    { timeoutMs, log: (m) => ctx.log(m) },
+  );
+  const outs = toOutputs(zone, inputs.timeout ?? null);
+  if (!timedOut) {
+    ctx.log(`zone ${zone.name}: published (proven by ${zone.verificationMethod ?? "the platform"})`);
+    return outs;
+  }
+  const v = zone.verificationRecord;
+  const how = v
+    ? `Publish the TXT record ${v.name} with the value "${v.value}" at the domain's current DNS host, or point the domain's nameservers at the platform (${PLATFORM_HINT}).`
+    : `Point the domain's nameservers at the platform (${PLATFORM_HINT}).`;
+  const message = `zone ${zone.name} is not verified after ${formatDuration(timeoutMs)}: ${zone.lastError ?? "ownership is not proven yet"}. ${how}`;
+  throw new ResourceInitError(message, inputs.zoneId, outs);
+}
+
+// ---- mappers ----
+function toOutputs(zone: V1DnsZone, timeout: string | null): DnsZoneVerificationOutputs {
+  return {
+    zoneId: zone.id,
+    name: zone.name,
+    published: zone.published,
+    verificationMethod: zone.verificationMethod ?? null,
+    verifiedAt: zone.verifiedAt ?? null,
+    timeout,
+  };
+}
+
+function compactInputs(o: DnsZoneVerificationOutputs): DnsZoneVerificationInputs {
+  return o.timeout ? { zoneId: o.zoneId, timeout: o.timeout } : { zoneId: o.zoneId };
+}

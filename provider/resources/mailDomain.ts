@@ -1,0 +1,161 @@
+// MailDomain: a sending domain (conventions §2.6, §4.9). Adding it generates the DKIM key; its
+// records output lists what to publish, in a stable order. No route renames a domain or moves its
+// region, and names are unique, so either change replaces it with the old one deleted first.
+import { z } from "zod";
+import { defineFunction } from "../functions";
+import { MailDomainResponse, type V1MailDnsRecord, type V1MailDomainDetail } from "../api/mail";
+import { domainInput } from "./dnsZone";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { id, regionKey } from "./rules";
+
+// ---- schemas ----
+export const mailDomainInputs = z.object({
+  name: domainInput("The sending domain, e.g. mail.example.com. Case and a trailing dot are ignored. Changing it replaces the domain (the old one is deleted first)."),
+  region: regionKey.describe("Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.").optional(),
+  workspaceId: id("Workspace to add the domain to. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the domain.").optional(),
+});
+export type MailDomainInputs = z.infer<typeof mailDomainInputs>;
+
+export const mailRecordOutput = z.object({
+  name: z.string().nullable().describe("What the record is for: DKIM, SPF, MX or DMARC."),
+  type: z.string().describe("DNS record type (TXT, MX)."),
+  host: z.string().nullable().describe("Host relative to the sending domain; '@' is the domain itself."),
+  fqdn: z.string().describe("Full name the record must exist at."),
+  zoneHost: z.string().nullable().describe("Host relative to the zone that holds it (zone.name); '@' is the zone root."),
+  value: z.string().describe("The exact value to publish."),
+  priority: z.number().nullable().describe("Priority (MX)."),
+  required: z.boolean().describe("False for recommended records (DMARC)."),
+  verified: z.boolean().nullable().describe("Result of the last verify; null when not checked (a plain read)."),
+  problem: z.string().nullable().describe("What the last verify found wrong; null when not checked."),
+}).meta({ typeName: "MailDnsRecord" });
+export type MailRecordOutput = z.infer<typeof mailRecordOutput>;
+
+export const mailZoneOutput = z
+  .object({
+    name: z.string().describe("The zone the records are added to."),
+    dnsZoneId: z.string().nullable().describe("The platform zone's id, when hostedOnPlatform."),
+    hostedOnPlatform: z.boolean().describe("True when a zone of the same workspace holds the domain."),
+  })
+  .describe("The DNS zone the records go in.")
+  .meta({ typeName: "MailDnsZone" });
+
+export const mailDomainOutputs = z.object({
+  name: z.string().describe("The sending domain."),
+  region: z.string().nullable().describe("Region the domain sends from."),
+  workspaceId: z.string().describe("Workspace that owns the domain."),
+  status: z.string().describe("PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open)."),
+  records: z.array(mailRecordOutput).describe("The DNS records to publish: DKIM, SPF, MX (never for an apex domain), DMARC."),
+  zone: mailZoneOutput.nullable(),
+  dkimPublicKey: z.string().nullable().describe("The DKIM public key (base64), as published in the DKIM record."),
+  dailyQuota: z.number().nullable().describe("Messages per day; 200 on the first day of a verified domain."),
+  failingRecords: z.array(z.string()).nullable().describe("Records the last verify found failing; null before the first verify."),
+  alignmentWarning: z.string().nullable().describe("Set when the domain's DMARC policy would break signing."),
+  lastCheckedAt: z.string().nullable().describe("When DNS was last checked."),
+  verifiedAt: z.string().nullable().describe("When the domain was first verified."),
+  createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
+});
+export type MailDomainOutputs = z.infer<typeof mailDomainOutputs>;
+
+const DIFF = { replace: ["name", "region", "workspaceId"], defaulted: ["region", "workspaceId"], deleteBeforeReplace: true };
+
+export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
+  token: "cloudplatform:index:MailDomain",
+  description: "A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.",
+  inputs: mailDomainInputs,
+  outputs: mailDomainOutputs,
+
+  // ---- check ----
+  check: (_olds, news) => checkWith(mailDomainInputs, news),
+
+  // ---- diff ----
+  diff: (_id, olds, news) => diffWith(olds, news, DIFF),
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
+    const body: Record<string, unknown> = { name: inputs.name };
+    if (inputs.region !== undefined) body.region = inputs.region;
+    let detail = await ctx.client.create(domainsPath(workspaceId), body, { schema: MailDomainResponse });
+    // The create response is not specified; read the detail back when it lacks the records.
+    if (!detail.records.length) detail = (await findMailDomain(ctx, workspaceId, detail.domain.id)) ?? detail;
+    return { id: detail.domain.id, outs: toOutputs(detail, workspaceId) };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const detail = await findMailDomain(ctx, olds.workspaceId, id);
+    if (!detail) return {};
+    const outs = toOutputs(detail, olds.workspaceId);
+    return { id, props: outs, inputs: { name: outs.name, ...(outs.region ? { region: outs.region } : {}) } };
+  },
+
+  // ---- delete ----
+  async delete(ctx, id, olds) {
+    await deleteIgnoringNotFound(() => ctx.client.delete(`${domainsPath(olds.workspaceId)}/${encodeURIComponent(id)}`));
+  },
+});
+
+// ---- finders ----
+export const domainsPath = (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/mail/domains`;
+
+export async function findMailDomain(ctx: Context, workspaceId: string | undefined, id: string): Promise<V1MailDomainDetail | undefined> {
+  const ws = workspaceId || (await ctx.workspaceId());
+  return findOrUndefined(() => ctx.client.get(`${domainsPath(ws)}/${encodeURIComponent(id)}`, { schema: MailDomainResponse }));
+}
+
+// ---- mappers ----
+const ORDER = ["DKIM", "SPF", "MX", "DMARC"];
+const rank = (r: V1MailDnsRecord) => {
+  const i = ORDER.indexOf((r.name ?? "").toUpperCase());
+  return i < 0 ? ORDER.length : i;
+};
+
+/** DKIM, SPF, MX, DMARC, then anything else by name: the order never depends on the API's. */
+export function sortRecords(records: V1MailDnsRecord[]): V1MailDnsRecord[] {
+  return [...records].sort((a, b) => rank(a) - rank(b) || a.fqdn.localeCompare(b.fqdn) || a.type.localeCompare(b.type));
+}
+
+export function recordOutputs(records: V1MailDnsRecord[]): MailRecordOutput[] {
+  return sortRecords(records).map((r) => ({
+    name: r.name ?? null,
+    type: r.type.toUpperCase(),
+    host: r.host ?? null,
+    fqdn: r.fqdn.toLowerCase().replace(/\.$/, ""),
+    zoneHost: r.zoneHost ?? null,
+    value: r.value,
+    priority: r.priority ?? null,
+    required: r.required,
+    verified: r.verified ?? null,
+    problem: r.problem ?? null,
+  }));
+}
+
+export function toOutputs(d: V1MailDomainDetail, workspaceId: string): MailDomainOutputs {
+  return {
+    name: d.domain.name,
+    region: d.domain.region ?? null,
+    workspaceId,
+    status: d.domain.status,
+    records: recordOutputs(d.records),
+    zone: d.zone ? { name: d.zone.name, dnsZoneId: d.zone.dnsZoneId ?? null, hostedOnPlatform: d.zone.hostedOnPlatform } : null,
+    dkimPublicKey: d.domain.dkimPublicKey ?? null,
+    dailyQuota: d.domain.dailyQuota ?? null,
+    failingRecords: d.domain.failingRecords ?? null,
+    alignmentWarning: d.alignmentWarning ?? null,
+    lastCheckedAt: d.domain.lastCheckedAt ?? null,
+    verifiedAt: d.domain.verifiedAt ?? null,
+    createdAt: d.domain.createdAt ?? null,
+  };
+}
+
+// ---- functions (described for schema.json; implemented in sdk/mailFunctions.ts) ----
+defineFunction("getMailDomain", {
+  token: "cloudplatform:index:getMailDomain",
+  description: "Looks up a sending domain by id or name: its status, records to publish, zone and quota.",
+  inputs: z.object({
+    domainId: z.string().describe("The domain's id; or give its name.").optional(),
+    name: z.string().describe("The sending domain's name; or give its id.").optional(),
+    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
+  }),
+  outputs: mailDomainOutputs.extend({ id: z.string().describe("The domain's id.") }),
+});

@@ -1,0 +1,90 @@
+// Suppression: an address the platform never mails (conventions §2.7, §4.8). `reason` is set by the
+// platform and refused on creation; a complaint suppression cannot be deleted (409), and deleting
+// one fails with an explanation of what to do instead.
+import { z } from "zod";
+import { ConflictError } from "../client";
+import { V1Suppression } from "../api/mail";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith } from "./framework";
+import { id } from "./rules";
+
+// ---- schemas ----
+export const suppressionInputs = z.object({
+  address: z
+    .string({ error: "must be an email address" })
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.email({ error: "must be an email address" }))
+    .describe("The address never to mail. Case is ignored. Changing it replaces the suppression."),
+  workspaceId: id("Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.").optional(),
+});
+export type SuppressionInputs = z.infer<typeof suppressionInputs>;
+
+export const suppressionOutputs = z.object({
+  address: z.string().describe("The suppressed address."),
+  reason: z.string().nullable().describe("Why it is suppressed (manual for suppressions added through the API)."),
+  workspaceId: z.string().nullable().describe("Workspace of the suppression list, when set."),
+  createdAt: z.string().nullable().describe("When it was suppressed."),
+});
+export type SuppressionOutputs = z.infer<typeof suppressionOutputs>;
+
+export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>({
+  token: "cloudplatform:index:Suppression",
+  description: "An address on the workspace's suppression list: the platform never mails it.",
+  inputs: suppressionInputs,
+  outputs: suppressionOutputs,
+
+  // ---- check ----
+  check(_olds, news) {
+    if ("reason" in news) {
+      return { failures: [{ property: "reason", reason: "reason: is never accepted; the platform sets it (suppressions added through the API are manual). Remove it." }] };
+    }
+    return checkWith(suppressionInputs, news);
+  },
+
+  // ---- diff ----
+  diff: (_id, olds, news) => diffWith(olds, news, { replace: ["address", "workspaceId"], defaulted: ["workspaceId"] }),
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const s = await ctx.client.post("/v1/suppressions", { address: inputs.address }, { schema: V1Suppression, query: { workspaceId: inputs.workspaceId } });
+    return { id: s.address, outs: toOutputs(s, inputs.workspaceId) };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const s = await findSuppression(ctx, olds.address ?? id, olds.workspaceId ?? undefined);
+    if (!s) return {};
+    const outs = toOutputs(s, olds.workspaceId ?? undefined);
+    return { id, props: outs, inputs: olds.workspaceId ? { address: outs.address, workspaceId: olds.workspaceId } : { address: outs.address } };
+  },
+
+  // ---- delete ----
+  async delete(ctx, id, olds) {
+    try {
+      await deleteIgnoringNotFound(() =>
+        ctx.client.delete(`/v1/suppressions/${encodeURIComponent(olds.address ?? id)}`, { query: { workspaceId: olds.workspaceId ?? undefined } }),
+      );
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        throw new Error(
+          `cannot delete the suppression of ${olds.address ?? id}: the recipient complained (marked a message as spam), and the platform never lifts a complaint suppression (409). ` +
+            "Keep the resource, or stop managing it without deleting it: `pulumi state delete <urn>`, or set `retainOnDelete: true` on it before removing it from the program.",
+        );
+      }
+      throw err;
+    }
+  },
+});
+
+// ---- finders ----
+export async function findSuppression(ctx: Context, address: string, workspaceId?: string): Promise<V1Suppression | undefined> {
+  const wanted = address.toLowerCase();
+  for await (const s of ctx.client.paginate("/v1/suppressions", { item: V1Suppression, query: { workspaceId }, pageSize: 100 })) {
+    if (s.address.toLowerCase() === wanted) return s;
+  }
+  return undefined;
+}
+
+// ---- mappers ----
+function toOutputs(s: V1Suppression, workspaceId?: string): SuppressionOutputs {
+  return { address: s.address.toLowerCase(), reason: s.reason ?? null, workspaceId: workspaceId ?? null, createdAt: s.createdAt ?? null };
+}

@@ -1,0 +1,65 @@
+// Waiting on the platform: durations such as "90s" or "15m", and a poller with capped, jittered
+// exponential backoff that never sleeps past its deadline.
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "90s", "15m", "1h30m", "500ms" or a bare number of seconds, to milliseconds. */
+export function parseDuration(value: string | number, what = "timeout"): number {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${what}: must be a positive duration`);
+    return value * 1000;
+  }
+  const s = value.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return parseDuration(Number(s), what);
+  const parts = [...s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join("") !== s) {
+    throw new Error(`${what}: '${value}' is not a duration; use forms such as "90s", "15m" or "1h30m"`);
+  }
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]], 0);
+  if (ms <= 0) throw new Error(`${what}: must be a positive duration`);
+  return ms;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return s % 60 ? `${m}m${s % 60}s` : `${m}m`;
+}
+
+export interface BackoffPolicy {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+}
+export const DEFAULT_POLL: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, factor: 1.6 };
+
+/** The n-th delay (0-based): exponential, capped, with "equal jitter" (half fixed, half random). */
+export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_POLL, random = Math.random): number {
+  const ceiling = Math.min(policy.maxMs, policy.initialMs * policy.factor ** attempt);
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+export type PollOutcome<T> = { done: true; value: T } | { done: false; value: T; progress?: string };
+
+/**
+ * Calls `step` until it reports done or the deadline passes; a last call is made at the deadline.
+ * Returns `{ value, timedOut }` with the last value seen.
+ */
+export async function pollUntil<T>(
+  step: () => Promise<PollOutcome<T>>,
+  opts: { timeoutMs: number; policy?: BackoffPolicy; log?: (m: string) => void; sleep?: (ms: number) => Promise<void> },
+): Promise<{ value: T; timedOut: boolean }> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = Date.now() + opts.timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    const out = await step();
+    if (out.done) return { value: out.value, timedOut: false };
+    const left = deadline - Date.now();
+    if (left <= 0) return { value: out.value, timedOut: true };
+    const wait = Math.min(backoffDelay(attempt, opts.policy), left);
+    if (out.progress) opts.log?.(`${out.progress}; next check in ${formatDuration(wait)} (gives up in ${formatDuration(left)})`);
+    await sleep(wait);
+  }
+}
