@@ -3,9 +3,10 @@
 import { startEmulator } from "../emulator";
 import { demoKit, type DemoKit } from "./demo-kit";
 import { quickstartDemo } from "./demo-quickstart";
+import { webAppDemo } from "./demo-web-app";
 import { mailDomainDemo } from "./demo-mail-domain";
 
-const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, mailDomainDemo];
+const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, webAppDemo, mailDomainDemo];
 
 async function main(): Promise<void> {
   const emu = await startEmulator({ settings: { dnsPropagationMs: 3_000 } });

@@ -1,6 +1,10 @@
 // pulumi-cloudplatform: resource classes and functions for the cloud platform.
 export { Project } from "./project";
 export { Environment } from "./environment";
+export { Service } from "./service";
+export { EnvVar } from "./envVar";
+export { SecretFile } from "./secretFile";
+export { getService, getServiceOutput, getRegions, getRegionsOutput, getPricing, getPricingOutput } from "./serviceFunctions";
 export { DnsZone } from "./dnsZone";
 export { DnsZoneVerification } from "./dnsZoneVerification";
 export { DnsRecord } from "./dnsRecord";

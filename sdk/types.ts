@@ -306,6 +306,62 @@ export interface DnsZoneVerificationState {
 }
 
 /**
+ * The arguments of an EnvVar.
+ */
+export interface EnvVarArgs {
+  /**
+   * Variable name. Changing it replaces the variable (the old key is deleted first).
+   */
+  key: pulumi.Input<string>;
+  /**
+   * Environment tier the variable applies in; default ALL.
+   */
+  scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
+  /**
+   * Hide the value from read-only members; default false.
+   */
+  secret?: pulumi.Input<boolean>;
+  /**
+   * Service the variable belongs to. Changing it replaces the variable.
+   */
+  serviceId: pulumi.Input<string>;
+  /**
+   * Value. Always stored as a secret in state.
+   */
+  value: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of an EnvVar.
+ */
+export interface EnvVarState {
+  /**
+   * Variable name.
+   */
+  readonly key: string;
+  /**
+   * True when the last change needs a deploy of the service to take effect.
+   */
+  readonly pendingRedeploy: boolean;
+  /**
+   * Environment tier the variable applies in.
+   */
+  readonly scope: string;
+  /**
+   * Hidden from read-only members.
+   */
+  readonly secret: boolean;
+  /**
+   * Service the variable belongs to.
+   */
+  readonly serviceId: string;
+  /**
+   * Value. Always secret.
+   */
+  readonly value: string;
+}
+
+/**
  * The arguments of an Environment.
  */
 export interface EnvironmentArgs {
@@ -641,6 +697,481 @@ export interface ProjectState {
 }
 
 /**
+ * The arguments of a SecretFile.
+ */
+export interface SecretFileArgs {
+  /**
+   * File content. Always secret.
+   */
+  content: pulumi.Input<string>;
+  /**
+   * Path the file is mounted at. Changing it replaces the file.
+   */
+  path: pulumi.Input<string>;
+  /**
+   * Service the file belongs to. Changing it replaces the file.
+   */
+  serviceId: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a SecretFile.
+ */
+export interface SecretFileState {
+  /**
+   * File content. Always secret.
+   */
+  readonly content: string;
+  /**
+   * Path the file is mounted at.
+   */
+  readonly path: string;
+  /**
+   * True when the last change needs a deploy of the service to take effect.
+   */
+  readonly pendingRedeploy: boolean;
+  /**
+   * Service the file belongs to.
+   */
+  readonly serviceId: string;
+}
+
+/**
+ * The arguments of a Service.
+ */
+export interface ServiceArgs {
+  /**
+   * Branch to build.
+   */
+  branch?: pulumi.Input<string>;
+  /**
+   * Build command.
+   */
+  buildCommand?: pulumi.Input<string>;
+  /**
+   * CRON only: command each run executes. Updates in place.
+   */
+  command?: pulumi.Input<string>;
+  /**
+   * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+   */
+  connectionEnvName?: pulumi.Input<string>;
+  /**
+   * CRON only: pause (true) or resume (false) scheduled runs.
+   */
+  cronSuspended?: pulumi.Input<boolean>;
+  /**
+   * Databases: database name. Changing it replaces the service.
+   */
+  dbName?: pulumi.Input<string>;
+  /**
+   * Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+   */
+  dbPassword?: pulumi.Input<string>;
+  /**
+   * Databases: user name. Changing it replaces the service.
+   */
+  dbUser?: pulumi.Input<string>;
+  /**
+   * Variables this service declares; they reach the first deploy. Only these keys are managed:
+   * linked and other keys are left alone.
+   */
+  envVars?: pulumi.Input<pulumi.Input<ServiceEnvVarArgs>[]>;
+  /**
+   * Environment the service runs in. Changing it replaces the service.
+   */
+  environmentId: pulumi.Input<string>;
+  /**
+   * Public HTTPS git URL (PUBLIC_GIT).
+   */
+  gitUrl?: pulumi.Input<string>;
+  /**
+   * Path the platform probes before a deploy goes live.
+   */
+  healthCheckPath?: pulumi.Input<string>;
+  /**
+   * Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+   */
+  image?: pulumi.Input<string>;
+  /**
+   * Command the image runs instead of its default.
+   */
+  imageCommand?: pulumi.Input<string>;
+  /**
+   * Databases: link the connection URL into the environment's other services, read-only there.
+   */
+  injectConnectionUrl?: pulumi.Input<boolean>;
+  /**
+   * Repository app installation, with repoFullName.
+   */
+  installationId?: pulumi.Input<string>;
+  /**
+   * How a monorepo member is built.
+   */
+  monorepoStrategy?: pulumi.Input<"ISOLATED" | "WORKSPACE">;
+  /**
+   * Service name, unique within the environment. Changing it renames in place.
+   */
+  name: pulumi.Input<string>;
+  /**
+   * Port the app listens on.
+   */
+  port?: pulumi.Input<number>;
+  /**
+   * Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy
+   * shows it is due).
+   */
+  redeployOnChange?: pulumi.Input<boolean>;
+  /**
+   * Region key; defaults to the project's region. Changing it replaces the service.
+   */
+  region?: pulumi.Input<string>;
+  /**
+   * owner/name of a repository the repository app can see (REPO_APP).
+   */
+  repoFullName?: pulumi.Input<string>;
+  /**
+   * Folder inside the repository.
+   */
+  rootDir?: pulumi.Input<string>;
+  /**
+   * Runtime version, e.g. '20' for Node.
+   */
+  runtimeVersion?: pulumi.Input<string>;
+  /**
+   * CRON only: five-field cron expression, in UTC. Updates in place.
+   */
+  schedule?: pulumi.Input<string>;
+  /**
+   * Secret files this service declares; they reach the first deploy.
+   */
+  secretFiles?: pulumi.Input<pulumi.Input<ServiceSecretFileArgs>[]>;
+  /**
+   * Inferred from image, gitUrl or repoFullName when omitted.
+   */
+  sourceType?: pulumi.Input<"REPO_APP" | "PUBLIC_GIT" | "CONTAINER_IMAGE">;
+  /**
+   * Start command.
+   */
+  startCommand?: pulumi.Input<string>;
+  /**
+   * Folder a STATIC build publishes.
+   */
+  staticOutputDir?: pulumi.Input<string>;
+  /**
+   * Serve index.html for unknown paths (single-page app).
+   */
+  staticSpa?: pulumi.Input<boolean>;
+  /**
+   * Platform subdomain. Changing it replaces the service.
+   */
+  subdomain?: pulumi.Input<string>;
+  /**
+   * Suspend (true) or resume (false) the service.
+   */
+  suspended?: pulumi.Input<boolean>;
+  /**
+   * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service.
+   */
+  tier?: pulumi.Input<"FREE" | "STARTER" | "STANDARD" | "PRO">;
+  /**
+   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+   */
+  timeout?: pulumi.Input<string>;
+  /**
+   * WEB, STATIC, CRON or a database engine. Changing it replaces the service.
+   */
+  type: pulumi.Input<"WEB" | "STATIC" | "CRON" | "POSTGRES" | "MYSQL" | "MARIADB" | "MONGODB" | "REDIS" | "VALKEY">;
+  /**
+   * Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
+   */
+  waitForDeploy?: pulumi.Input<boolean>;
+  /**
+   * Paths whose changes trigger a build.
+   */
+  watchPaths?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export interface ServiceEnvVarArgs {
+  /**
+   * Variable name.
+   */
+  key: pulumi.Input<string>;
+  /**
+   * Environment tier the variable applies in; default ALL.
+   */
+  scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
+  /**
+   * Hide the value from read-only members; default false.
+   */
+  secret?: pulumi.Input<boolean>;
+  /**
+   * Value. Always stored as a secret in state.
+   */
+  value: pulumi.Input<string>;
+}
+
+export interface ServiceSecretFileArgs {
+  /**
+   * File content. Always secret.
+   */
+  content: pulumi.Input<string>;
+  /**
+   * Path the file is mounted at.
+   */
+  path: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a Service.
+ */
+export interface ServiceState {
+  /**
+   * Branch to build.
+   */
+  readonly branch: string;
+  /**
+   * Build command.
+   */
+  readonly buildCommand: string;
+  /**
+   * CRON only: command each run executes. Updates in place.
+   */
+  readonly command: string;
+  /**
+   * Databases: connection details. Always secret.
+   */
+  readonly connection: ServiceConnection | null;
+  /**
+   * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+   */
+  readonly connectionEnvName: string;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * CRON only: pause (true) or resume (false) scheduled runs.
+   */
+  readonly cronSuspended: boolean;
+  /**
+   * Databases: database name. Changing it replaces the service.
+   */
+  readonly dbName: string;
+  /**
+   * Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+   */
+  readonly dbPassword: string;
+  /**
+   * Databases: user name. Changing it replaces the service.
+   */
+  readonly dbUser: string;
+  /**
+   * Variables this service declares; they reach the first deploy. Only these keys are managed:
+   * linked and other keys are left alone.
+   */
+  readonly envVars: ServiceEnvVar[];
+  /**
+   * Environment the service runs in.
+   */
+  readonly environmentId: string;
+  /**
+   * Detected framework.
+   */
+  readonly framework: string | null;
+  /**
+   * Public HTTPS git URL (PUBLIC_GIT).
+   */
+  readonly gitUrl: string;
+  /**
+   * HEALTHY, CRASH_LOOPING, STOPPED, MISSING or UNKNOWN.
+   */
+  readonly health: string;
+  /**
+   * Path the platform probes before a deploy goes live.
+   */
+  readonly healthCheckPath: string;
+  /**
+   * Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+   */
+  readonly image: string;
+  /**
+   * Command the image runs instead of its default.
+   */
+  readonly imageCommand: string;
+  /**
+   * Databases: link the connection URL into the environment's other services, read-only there.
+   */
+  readonly injectConnectionUrl: boolean;
+  /**
+   * Repository app installation, with repoFullName.
+   */
+  readonly installationId: string;
+  /**
+   * When a deploy last went live.
+   */
+  readonly lastDeployedAt: string | null;
+  /**
+   * The newest deploy.
+   */
+  readonly latestDeployId: string | null;
+  /**
+   * Its status.
+   */
+  readonly latestDeployStatus: string | null;
+  /**
+   * How a monorepo member is built.
+   */
+  readonly monorepoStrategy: "ISOLATED" | "WORKSPACE";
+  /**
+   * Service name.
+   */
+  readonly name: string;
+  /**
+   * True when env vars, secret files or build settings changed and no deploy has picked them up yet.
+   */
+  readonly pendingRedeploy: boolean;
+  /**
+   * Port the app listens on.
+   */
+  readonly port: number;
+  /**
+   * Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy
+   * shows it is due).
+   */
+  readonly redeployOnChange: boolean;
+  /**
+   * Region the service was placed in (resolved when not set).
+   */
+  readonly region: string | null;
+  /**
+   * Human name of the region.
+   */
+  readonly regionLabel: string | null;
+  /**
+   * owner/name of a repository the repository app can see (REPO_APP).
+   */
+  readonly repoFullName: string;
+  /**
+   * Folder inside the repository.
+   */
+  readonly rootDir: string;
+  /**
+   * Detected runtime.
+   */
+  readonly runtime: string | null;
+  /**
+   * Runtime version, e.g. '20' for Node.
+   */
+  readonly runtimeVersion: string;
+  /**
+   * CRON only: five-field cron expression, in UTC. Updates in place.
+   */
+  readonly schedule: string;
+  /**
+   * Secret files this service declares; they reach the first deploy.
+   */
+  readonly secretFiles: ServiceSecretFile[];
+  /**
+   * Inferred from image, gitUrl or repoFullName when omitted.
+   */
+  readonly sourceType: "REPO_APP" | "PUBLIC_GIT" | "CONTAINER_IMAGE";
+  /**
+   * Start command.
+   */
+  readonly startCommand: string;
+  /**
+   * Folder a STATIC build publishes.
+   */
+  readonly staticOutputDir: string;
+  /**
+   * Serve index.html for unknown paths (single-page app).
+   */
+  readonly staticSpa: boolean;
+  /**
+   * PROVISIONING, ACTIVE or ERROR.
+   */
+  readonly status: string;
+  /**
+   * Platform subdomain. Changing it replaces the service.
+   */
+  readonly subdomain: string;
+  /**
+   * Suspend (true) or resume (false) the service.
+   */
+  readonly suspended: boolean;
+  /**
+   * NONE, USER, BILLING or ABUSE.
+   */
+  readonly suspension: string;
+  /**
+   * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service.
+   */
+  readonly tier: "FREE" | "STARTER" | "STANDARD" | "PRO";
+  /**
+   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+   */
+  readonly timeout: string;
+  /**
+   * Service type.
+   */
+  readonly type: string;
+  /**
+   * Public URL; null for databases and cron jobs.
+   */
+  readonly url: string | null;
+  /**
+   * Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
+   */
+  readonly waitForDeploy: boolean;
+  /**
+   * Paths whose changes trigger a build.
+   */
+  readonly watchPaths: string[];
+}
+
+export interface ServiceConnection {
+  readonly database: string | null;
+  readonly externalUrl: string | null;
+  readonly host: string;
+  readonly password: string | null;
+  readonly port: number;
+  readonly scheme: string;
+  readonly url: string | null;
+  readonly username: string | null;
+}
+
+export interface ServiceEnvVar {
+  /**
+   * Variable name.
+   */
+  readonly key: string;
+  /**
+   * Environment tier the variable applies in; default ALL.
+   */
+  readonly scope: "ALL" | "PROD" | "UAT" | "DEV";
+  /**
+   * Hide the value from read-only members; default false.
+   */
+  readonly secret: boolean;
+  /**
+   * Value. Always stored as a secret in state.
+   */
+  readonly value: string;
+}
+
+export interface ServiceSecretFile {
+  /**
+   * File content. Always secret.
+   */
+  readonly content: string;
+  /**
+   * Path the file is mounted at.
+   */
+  readonly path: string;
+}
+
+/**
  * The arguments of a Suppression.
  */
 export interface SuppressionArgs {
@@ -821,6 +1352,121 @@ export interface GetMailDomainResult {
   readonly zone: MailDnsZone | null;
 }
 
+/**
+ * The arguments of getPricing.
+ */
+export interface GetPricingArgs {
+}
+
+/**
+ * The result of getPricing.
+ */
+export interface GetPricingResult {
+  /**
+   * Days at an empty balance before paid apps stop.
+   */
+  readonly computeGraceDays: number | null;
+  /**
+   * Currency of every amount.
+   */
+  readonly currency: string;
+  /**
+   * The same for paid databases and caches, whose data is kept.
+   */
+  readonly dataGraceDays: number | null;
+  /**
+   * Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...).
+   */
+  readonly freeAllowances: Record<string, number>;
+  /**
+   * Largest top-up; null means no maximum.
+   */
+  readonly maxTopUpKobo: number | null;
+  /**
+   * Smallest top-up.
+   */
+  readonly minTopUpKobo: number | null;
+  /**
+   * What is never billed.
+   */
+  readonly neverBilled: string[];
+  /**
+   * Instance tiers, their sizes and prices.
+   */
+  readonly serviceTiers: GetPricingResultServiceTier[];
+  /**
+   * Whether an empty balance stops paid services.
+   */
+  readonly stopsPaidServices: boolean | null;
+  /**
+   * Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...).
+   */
+  readonly unitRates: Record<string, number>;
+}
+
+export interface GetPricingResultServiceTier {
+  readonly cpuMillicores: number | null;
+  readonly currency: string | null;
+  readonly family: string | null;
+  readonly label: string | null;
+  readonly memoryMb: number | null;
+  /**
+   * Monthly price in kobo.
+   */
+  readonly priceKobo: number;
+  readonly storageMb: number | null;
+  /**
+   * FREE, PRO, STANDARD or STARTER (the set is open).
+   */
+  readonly tier: string;
+}
+
+/**
+ * The arguments of getRegions.
+ */
+export interface GetRegionsArgs {
+}
+
+/**
+ * The result of getRegions.
+ */
+export interface GetRegionsResult {
+  readonly regions: GetRegionsResultRegion[];
+}
+
+export interface GetRegionsResultRegion {
+  readonly freeTier: boolean;
+  readonly isDefault: boolean;
+  readonly label: string | null;
+  readonly region: string;
+}
+
+/**
+ * The arguments of getService.
+ */
+export interface GetServiceArgs {
+  /**
+   * The service's id.
+   */
+  readonly serviceId: string;
+}
+
+/**
+ * The result of getService.
+ */
+export interface GetServiceResult {
+  readonly environmentId: string;
+  readonly health: string;
+  readonly id: string;
+  readonly name: string;
+  readonly region: string | null;
+  readonly status: string;
+  readonly suspension: string;
+  readonly tier: string | null;
+  readonly type: string;
+  readonly url: string | null;
+}
+
 /** @internal Output property names and always-secret outputs of each resource. */
 export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
   "DnsRecord": {
@@ -873,6 +1519,19 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "timeout"
     ],
     "secretOutputs": []
+  },
+  "EnvVar": {
+    "outputs": [
+      "serviceId",
+      "key",
+      "value",
+      "scope",
+      "secret",
+      "pendingRedeploy"
+    ],
+    "secretOutputs": [
+      "value"
+    ]
   },
   "Environment": {
     "outputs": [
@@ -935,6 +1594,77 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "updatedAt"
     ],
     "secretOutputs": []
+  },
+  "SecretFile": {
+    "outputs": [
+      "serviceId",
+      "path",
+      "content",
+      "pendingRedeploy"
+    ],
+    "secretOutputs": [
+      "content"
+    ]
+  },
+  "Service": {
+    "outputs": [
+      "environmentId",
+      "name",
+      "type",
+      "region",
+      "tier",
+      "sourceType",
+      "repoFullName",
+      "gitUrl",
+      "image",
+      "imageCommand",
+      "installationId",
+      "branch",
+      "rootDir",
+      "monorepoStrategy",
+      "watchPaths",
+      "port",
+      "healthCheckPath",
+      "buildCommand",
+      "startCommand",
+      "runtimeVersion",
+      "staticOutputDir",
+      "staticSpa",
+      "subdomain",
+      "schedule",
+      "command",
+      "envVars",
+      "secretFiles",
+      "dbName",
+      "dbUser",
+      "dbPassword",
+      "connectionEnvName",
+      "injectConnectionUrl",
+      "suspended",
+      "cronSuspended",
+      "waitForDeploy",
+      "redeployOnChange",
+      "timeout",
+      "regionLabel",
+      "status",
+      "health",
+      "suspension",
+      "url",
+      "runtime",
+      "framework",
+      "latestDeployId",
+      "latestDeployStatus",
+      "lastDeployedAt",
+      "pendingRedeploy",
+      "connection",
+      "createdAt"
+    ],
+    "secretOutputs": [
+      "envVars",
+      "secretFiles",
+      "dbPassword",
+      "connection"
+    ]
   },
   "Suppression": {
     "outputs": [

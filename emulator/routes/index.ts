@@ -2,7 +2,11 @@
 import type { RouteDef } from "../http";
 import { identityRoutes } from "./identity";
 import { projectRoutes } from "./projects";
+import { serviceRoutes } from "./services";
+import { deployRoutes } from "./deploys";
+import { cronRoutes } from "./cron";
+import { catalogueRoutes } from "./catalogue";
 import { dnsRoutes } from "./dns";
 import { mailRoutes } from "./mail";
 
-export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...dnsRoutes, ...mailRoutes];
+export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...serviceRoutes, ...deployRoutes, ...cronRoutes, ...catalogueRoutes, ...dnsRoutes, ...mailRoutes];

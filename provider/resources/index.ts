@@ -2,6 +2,9 @@
 import type { ResourceDefinition } from "./framework";
 import { Environment } from "./environment";
 import { Project } from "./project";
+import { Service } from "./service";
+import { EnvVar } from "./envVar";
+import { SecretFile } from "./secretFile";
 import { DnsZone } from "./dnsZone";
 import { DnsZoneVerification } from "./dnsZoneVerification";
 import { DnsRecord } from "./dnsRecord";
@@ -13,5 +16,8 @@ import { Suppression } from "./suppression";
 export const resources: Record<string, ResourceDefinition> = {
   Project,
   Environment,
+  Service,
+  EnvVar,
+  SecretFile,
   DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
 };

@@ -1,0 +1,113 @@
+// EnvVar: one key on a service, owned by this resource alone. Keys are unique per service, so a
+// key change deletes the old variable before creating the new one, and a create refuses a key
+// that already exists (declare it in one place only, or import it).
+import { z } from "zod";
+import { V1EnvVar, V1EnvVarChange } from "../api/services";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { id } from "./rules";
+import { ENV_KEY_RULE, ENV_SCOPES } from "./service";
+
+// ---- schemas ----
+export const envVarInputs = z.object({
+  serviceId: id("Service the variable belongs to. Changing it replaces the variable."),
+  key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name. Changing it replaces the variable (the old key is deleted first)."),
+  value: z.string({ error: "must be a string" }).describe("Value. Always stored as a secret in state."),
+  scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in; default ALL."),
+  secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members; default false."),
+});
+export type EnvVarInputs = z.infer<typeof envVarInputs>;
+
+export const envVarOutputs = z.object({
+  serviceId: z.string().describe("Service the variable belongs to."),
+  key: z.string().describe("Variable name."),
+  value: z.string().describe("Value. Always secret."),
+  scope: z.string().describe("Environment tier the variable applies in."),
+  secret: z.boolean().describe("Hidden from read-only members."),
+  pendingRedeploy: z.boolean().describe("True when the last change needs a deploy of the service to take effect."),
+});
+export type EnvVarOutputs = z.infer<typeof envVarOutputs>;
+
+export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
+  token: "cloudplatform:index:EnvVar",
+  description: "One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.",
+  inputs: envVarInputs,
+  outputs: envVarOutputs,
+  secretOutputs: ["value"],
+
+  // ---- check ----
+  check(_olds, news) {
+    const r = checkWith<EnvVarInputs>(envVarInputs, news);
+    if (r.inputs) r.inputs = { ...r.inputs, scope: r.inputs.scope ?? "ALL", secret: r.inputs.secret ?? false };
+    return r;
+  },
+
+  // ---- diff ----
+  diff: (_id, olds, news) => diffWith(olds, news, { update: ["value", "scope", "secret"], replace: ["serviceId", "key"], deleteBeforeReplace: true }),
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const existing = await findEnvVar(ctx, inputs.serviceId, inputs.key);
+    if (existing) {
+      throw new Error(
+        `${inputs.key} already exists on service ${inputs.serviceId}${existing.linked ? " (linked from a database)" : ""}; ` +
+          "a key is owned by one declaration: remove it from Service.envVars or the other EnvVar, or import it with `pulumi import`",
+      );
+    }
+    const change = await upsert(ctx, inputs);
+    return { id: envVarId(inputs.serviceId, inputs.key), outs: toOutputs(inputs, change.needsRedeploy) };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const [serviceId, key] = olds.serviceId ? [olds.serviceId, olds.key] : splitId(id);
+    const v = await findEnvVar(ctx, serviceId, key);
+    if (!v || v.linked) return {};
+    // A read-only key sees a blanked secret: keep the last known value instead of reporting drift.
+    const value = v.secret && (v.value ?? "") === "" && olds.value ? olds.value : (v.value ?? "");
+    const outs = toOutputs({ serviceId, key, value, scope: v.scope as EnvVarInputs["scope"], secret: v.secret }, olds.pendingRedeploy ?? false);
+    return { id, props: outs, inputs: { serviceId, key, value, scope: outs.scope as EnvVarInputs["scope"], secret: outs.secret } };
+  },
+
+  // ---- update ----
+  async update(ctx, _id, _olds, news) {
+    const change = await upsert(ctx, news);
+    return { outs: toOutputs(news, change.needsRedeploy) };
+  },
+
+  // ---- delete ----
+  async delete(ctx, _id, olds) {
+    await deleteIgnoringNotFound(() =>
+      ctx.client.delete(`/v1/services/${encodeURIComponent(olds.serviceId)}/env-vars/${encodeURIComponent(olds.key)}`),
+    );
+  },
+});
+
+// ---- finders ----
+export async function findEnvVar(ctx: Context, serviceId: string, key: string): Promise<V1EnvVar | undefined> {
+  const all = await findOrUndefined(() =>
+    ctx.client.list(`/v1/services/${encodeURIComponent(serviceId)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } }),
+  );
+  return all?.find((v) => v.key === key);
+}
+
+async function upsert(ctx: Context, i: EnvVarInputs) {
+  const change = await ctx.client.patch(
+    `/v1/services/${encodeURIComponent(i.serviceId)}/env-vars`,
+    { envVars: [{ key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false }] },
+    { schema: V1EnvVarChange },
+  );
+  for (const w of change.warnings) ctx.log(`${i.key}: ${w}`);
+  if (change.needsRedeploy) ctx.log(`${i.key}: applies on the service's next deploy`);
+  return change;
+}
+
+// ---- mappers ----
+export const envVarId = (serviceId: string, key: string) => `${serviceId}/${key}`;
+function splitId(id: string): [string, string] {
+  const i = id.indexOf("/");
+  return [id.slice(0, i), id.slice(i + 1)];
+}
+
+function toOutputs(i: EnvVarInputs, pendingRedeploy: boolean): EnvVarOutputs {
+  return { serviceId: i.serviceId, key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false, pendingRedeploy };
+}

@@ -1,0 +1,83 @@
+// SecretFile: one file mounted into a service on its next deploy. Its content is always secret.
+// Paths are unique per service, so a path change deletes the old file first.
+import { z } from "zod";
+import { V1SecretFile, V1SecretFileChange } from "../api/services";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { id } from "./rules";
+
+// ---- schemas ----
+export const secretFileInputs = z.object({
+  serviceId: id("Service the file belongs to. Changing it replaces the file."),
+  path: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9_.\/-]{1,255}$/, "must be 1 to 255 characters: letters, digits, '_', '.', '/' or '-'").describe("Path the file is mounted at. Changing it replaces the file."),
+  content: z.string({ error: "must be a string" }).describe("File content. Always secret."),
+});
+export type SecretFileInputs = z.infer<typeof secretFileInputs>;
+
+export const secretFileOutputs = z.object({
+  serviceId: z.string().describe("Service the file belongs to."),
+  path: z.string().describe("Path the file is mounted at."),
+  content: z.string().describe("File content. Always secret."),
+  pendingRedeploy: z.boolean().describe("True when the last change needs a deploy of the service to take effect."),
+});
+export type SecretFileOutputs = z.infer<typeof secretFileOutputs>;
+
+export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
+  token: "cloudplatform:index:SecretFile",
+  description: "A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.",
+  inputs: secretFileInputs,
+  outputs: secretFileOutputs,
+  secretOutputs: ["content"],
+
+  // ---- check ----
+  check: (_olds, news) => checkWith(secretFileInputs, news),
+
+  // ---- diff ----
+  diff: (_id, olds, news) => diffWith(olds, news, { update: ["content"], replace: ["serviceId", "path"], deleteBeforeReplace: true }),
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const change = await put(ctx, inputs);
+    return { id: `${inputs.serviceId}:${inputs.path}`, outs: { ...inputs, pendingRedeploy: change.needsRedeploy } };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const f = await findSecretFile(ctx, olds.serviceId, olds.path);
+    if (!f) return {};
+    // A read-only key sees blanked contents: keep the last known content instead of reporting drift.
+    const content = (f.content ?? "") === "" ? olds.content : f.content!;
+    const outs = { serviceId: olds.serviceId, path: f.path, content, pendingRedeploy: olds.pendingRedeploy ?? false };
+    return { id, props: outs, inputs: { serviceId: outs.serviceId, path: outs.path, content } };
+  },
+
+  // ---- update ----
+  async update(ctx, _id, _olds, news) {
+    const change = await put(ctx, news);
+    return { outs: { ...news, pendingRedeploy: change.needsRedeploy } };
+  },
+
+  // ---- delete ----
+  async delete(ctx, _id, olds) {
+    await deleteIgnoringNotFound(() =>
+      ctx.client.delete(`/v1/services/${encodeURIComponent(olds.serviceId)}/secret-files`, { query: { path: olds.path } }),
+    );
+  },
+});
+
+// ---- finders ----
+export async function findSecretFile(ctx: Context, serviceId: string, path: string): Promise<V1SecretFile | undefined> {
+  const all = await findOrUndefined(() =>
+    ctx.client.list(`/v1/services/${encodeURIComponent(serviceId)}/secret-files`, { item: V1SecretFile, query: { limit: 100 } }),
+  );
+  return all?.find((f) => f.path === path);
+}
+
+async function put(ctx: Context, i: SecretFileInputs) {
+  const change = await ctx.client.put(
+    `/v1/services/${encodeURIComponent(i.serviceId)}/secret-files`,
+    { path: i.path, content: i.content },
+    { schema: V1SecretFileChange },
+  );
+  if (change.needsRedeploy) ctx.log(`${i.path}: mounted on the service's next deploy`);
+  return change;
+}
