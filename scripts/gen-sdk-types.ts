@@ -44,7 +44,8 @@ class Emitter {
     }
   }
 
-  iface(name: string, js: Json, hint: string, input: boolean, doc?: string): void {
+  /** `optionalFields` marks fields outside `required` optional without wrapping them (function args). */
+  iface(name: string, js: Json, hint: string, input: boolean, doc?: string, optionalFields = input): void {
     if (this.blocks.has(name)) return;
     this.blocks.set(name, "");
     const required = new Set<string>(js.required ?? []);
@@ -58,7 +59,7 @@ class Emitter {
       const known: string[] | undefined = prop.knownValues ?? prop.anyOf?.find((s: Json) => s.knownValues)?.knownValues;
       const text = [description, known ? `Known values: ${known.join(", ")} (the set is open).` : undefined].filter(Boolean).join(" ");
       if (text) lines.push(comment(text, "  "));
-      const optional = input ? !required.has(key) : false;
+      const optional = optionalFields && !required.has(key);
       lines.push(`  ${input ? "" : "readonly "}${key}${optional ? "?" : ""}: ${input ? `pulumi.Input<${t}>` : t};`);
     }
     lines.push("}");
@@ -98,7 +99,7 @@ export function renderSdkTypes(): string {
   for (const name of Object.keys(functions).sort()) {
     const fn = functions[name];
     const base = pascal(name);
-    e.iface(`${base}Args`, jsonOf(fn.inputs, "input"), `${base}Args`, false, `The arguments of ${name}.`);
+    e.iface(`${base}Args`, jsonOf(fn.inputs, "input"), `${base}Args`, false, `The arguments of ${name}.`, true);
     e.iface(`${base}Result`, jsonOf(fn.outputs, "output"), `${base}Result`, false, `The result of ${name}.`);
   }
   return [

@@ -1219,7 +1219,7 @@ export interface GetDnsZoneArgs {
   /**
    * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
    */
-  readonly workspaceId: string;
+  readonly workspaceId?: string;
 }
 
 /**
@@ -1279,15 +1279,15 @@ export interface GetMailDomainArgs {
   /**
    * The domain's id; or give its name.
    */
-  readonly domainId: string;
+  readonly domainId?: string;
   /**
    * The sending domain's name; or give its id.
    */
-  readonly name: string;
+  readonly name?: string;
   /**
    * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
    */
-  readonly workspaceId: string;
+  readonly workspaceId?: string;
 }
 
 /**

@@ -1,0 +1,48 @@
+// The SDK's functions (data sources), called as a program calls them. Outside a stack they read
+// CLOUDPLATFORM_* from the environment, like the provider.
+import * as sdk from "../../sdk";
+import { emulator, type TestEmulator } from "../support/emulator";
+
+let emu: TestEmulator;
+const saved = { ...process.env };
+beforeAll(async () => {
+  emu = await emulator({ settings: { speed: 0 } });
+  process.env.CLOUDPLATFORM_API_KEY = emu.apiKey;
+  process.env.CLOUDPLATFORM_BASE_URL = emu.baseUrl;
+});
+afterAll(async () => {
+  process.env = saved;
+  await emu?.close();
+});
+
+test("getRegions and getPricing return the catalogue in the schema's shape", async () => {
+  const { regions } = await sdk.getRegions();
+  expect(regions.map((r) => r.region)).toContain("af-west-1");
+  expect(regions.find((r) => r.isDefault)).toMatchObject({ region: "af-west-1", freeTier: true });
+  const pricing = await sdk.getPricing();
+  expect(pricing.currency).toBeTruthy();
+  expect(pricing.serviceTiers.map((t) => t.tier)).toEqual(expect.arrayContaining(["FREE", "STARTER", "STANDARD", "PRO"]));
+  expect(Object.values(pricing.unitRates).every((n) => typeof n === "number")).toBe(true);
+});
+
+test("getService, getDnsZone and getMailDomain find what the API holds, and say clearly when nothing is there", async () => {
+  const api = emu.client();
+  const ws = emu.workspaceId;
+  const project = await api.create<any>(`/v1/workspaces/${ws}/projects`, { name: "fn" });
+  const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "prod" });
+  const svc = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "web", type: "WEB", image: "nginx:1.27" });
+  expect(await sdk.getService({ serviceId: svc.id })).toMatchObject({ id: svc.id, name: "web", type: "WEB", environmentId: env.id });
+  await expect(sdk.getService({ serviceId: "00000000-0000-4000-8000-000000000000" })).rejects.toThrow(/404/);
+
+  const zone = await api.create<any>(`/v1/workspaces/${ws}/dns-zones`, { name: "functions.test" });
+  expect(await sdk.getDnsZone({ name: "FUNCTIONS.test." })).toMatchObject({ id: zone.id, name: "functions.test", published: false });
+  await expect(sdk.getDnsZone({ name: "nowhere.test" })).rejects.toThrow(/no DNS zone named nowhere.test/);
+
+  const added = await api.create<any>(`/v1/workspaces/${ws}/mail/domains`, { name: "mail.functions.test" });
+  const domainId = added.domain?.id ?? added.id;
+  const byName = await sdk.getMailDomain({ name: "mail.functions.test" });
+  expect(byName).toMatchObject({ id: domainId, status: "PENDING" });
+  expect(byName.records.map((r) => r.type)).toEqual(expect.arrayContaining(["TXT", "MX"]));
+  expect((await sdk.getMailDomain({ domainId })).id).toBe(domainId);
+  await expect(sdk.getMailDomain({ name: "mail.nowhere.test" })).rejects.toThrow(/no sending domain named mail.nowhere.test/);
+});
