@@ -160,7 +160,7 @@ export interface DnsRecordSetRecord {
    */
   readonly id: string;
   /**
-   * '@' or the name relative to the zone.
+   * '@' or the name relative to the zone, as the platform stores it.
    */
   readonly name: string;
   /**

@@ -125,15 +125,20 @@ export const dnsRecordInputs = z.object({
 });
 export type DnsRecordInputs = z.infer<typeof dnsRecordInputs>;
 
-export const dnsRecordOutputs = z.object({
-  zoneId: z.string().describe("The zone the record belongs to."),
-  zoneName: z.string().describe("The zone's domain name."),
+/** A record as the provider reports it; DnsRecordSet lists the same fields per record. */
+export const recordOutputFields = {
   name: z.string().describe("'@' or the name relative to the zone, as the platform stores it."),
   fqdn: z.string().describe("The record's full name."),
   type: z.string().describe("Record type."),
   content: z.string().describe("The record's value."),
   ttl: z.number().nullable().describe("Time to live in seconds."),
   priority: z.number().nullable().describe("Priority (MX, SRV)."),
+};
+
+export const dnsRecordOutputs = z.object({
+  zoneId: z.string().describe("The zone the record belongs to."),
+  zoneName: z.string().describe("The zone's domain name."),
+  ...recordOutputFields,
   origin: z.string().nullable().describe("Who made the record: USER, MAIL or SERVICE."),
   editable: z.boolean().nullable().describe("False for records the platform manages."),
   createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { V1DnsRecord } from "../api/dns";
 import { ConflictError } from "../client";
 import {
-  listRecords, normaliseContent, normaliseName, normaliseRecord, normaliseType, recordBody, recordFailures, recordFields, recordKey,
+  listRecords, normaliseContent, normaliseName, normaliseRecord, normaliseType, recordBody, recordFailures, recordFields, recordKey, recordOutputFields,
   type RecordSpec, zoneNameOf,
 } from "./dnsRecord";
 import { type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
@@ -21,15 +21,7 @@ export const dnsRecordSetInputs = z.object({
 });
 export type DnsRecordSetInputs = z.infer<typeof dnsRecordSetInputs>;
 
-const recordOutput = z.object({
-  id: z.string().describe("The record's id."),
-  name: z.string().describe("'@' or the name relative to the zone."),
-  fqdn: z.string().describe("The record's full name."),
-  type: z.string().describe("Record type."),
-  content: z.string().describe("The record's value."),
-  ttl: z.number().nullable().describe("Time to live in seconds."),
-  priority: z.number().nullable().describe("Priority (MX, SRV)."),
-});
+const recordOutput = z.object({ id: z.string().describe("The record's id."), ...recordOutputFields });
 type ManagedRecord = z.infer<typeof recordOutput>;
 
 export const dnsRecordSetOutputs = z.object({

@@ -9,6 +9,7 @@ import {
 } from "../../provider/client";
 import { V1Environment, V1Project, V1Workspace } from "../../provider/api/projects";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { failure } from "../support/helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -21,14 +22,6 @@ const NO_RETRY = { maxRetries: 0, baseDelayMs: 5, maxDelayMs: 20 };
 const fault = (rule: Record<string, unknown>) => emu.control("POST", "/faults", rule);
 const projectsPath = () => `/v1/workspaces/${emu.workspaceId}/projects`;
 
-async function failure(p: Promise<unknown>): Promise<any> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** Every way an error or the client could be printed. */
 function renderings(x: unknown): string[] {

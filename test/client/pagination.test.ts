@@ -1,10 +1,11 @@
 // The client's cursor walk: several pages from the emulator, the query kept on every page, the
 // page shapes it tolerates, and a server that loops.
-import { Agent, type Dispatcher, MockAgent } from "undici";
+import { MockAgent } from "undici";
 import { z } from "zod";
 import { CloudPlatformClient, ResponseValidationError } from "../../provider/client";
 import { V1Project } from "../../provider/api/projects";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { RecordingAgent } from "../support/helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -14,21 +15,7 @@ afterAll(async () => emu?.close());
 
 const projectsPath = () => `/v1/workspaces/${emu.workspaceId}/projects`;
 
-const recorders: Agent[] = [];
-afterAll(async () => Promise.all(recorders.map((r) => r.close())));
-
-/** Remembers the path and query of every request. */
-class Recorder extends Agent {
-  constructor() {
-    super();
-    recorders.push(this);
-  }
-  readonly urls: URL[] = [];
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    this.urls.push(new URL(opts.path, "http://x"));
-    return super.dispatch(opts, handler);
-  }
-}
+afterAll(() => RecordingAgent.closeAll());
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -45,7 +32,7 @@ describe("against the emulator", () => {
   });
 
   test("walks three pages of 20, 20 and 5, newest first, each item once", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { dispatcher: rec });
     const items = await collect(c.paginate(projectsPath(), { pageSize: 20, item: V1Project }));
     expect(items.map((p) => p.name)).toEqual([...names].reverse());
@@ -60,7 +47,7 @@ describe("against the emulator", () => {
   });
 
   test("search and other query parameters are sent unchanged with every page", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { dispatcher: rec });
     const items = await c.list(projectsPath(), { query: { search: "shop", region: "af-west-1", tag: ["a", "b"], skip: undefined, none: null } });
     expect(items).toHaveLength(45);
@@ -76,7 +63,7 @@ describe("against the emulator", () => {
   });
 
   test("a walk can stop early, fetching only the pages it needed", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { dispatcher: rec });
     let n = 0;
     for await (const _ of c.paginate(projectsPath(), { pageSize: 10 })) if (++n === 15) break;

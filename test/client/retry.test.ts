@@ -1,6 +1,5 @@
 // The client's retry policy against the emulator's fault injection: what is retried, how long it
 // waits, when it gives up, and that a create's retries act once.
-import { Agent, type Dispatcher } from "undici";
 import {
   backoffMs, ConnectionError, DEFAULT_RETRY, InternalServerError, NotFoundError, parseRetryAfter, RateLimitError,
   type RetryPolicy,
@@ -8,6 +7,7 @@ import {
 import { isRepeatable } from "../../provider/client/retry";
 import { V1Project } from "../../provider/api/projects";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { RecordingAgent, failure } from "../support/helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -24,35 +24,10 @@ async function seen(route: string): Promise<{ count: number; byStatus: Record<st
   const all = await emu.control("GET", "/counters");
   return all[route] ?? { count: 0, byStatus: {} };
 }
-/** The error a call fails with (the test fails if it succeeds). */
-async function failure(p: Promise<unknown>): Promise<any> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 const fault = (rule: Record<string, unknown>) => emu.control("POST", "/faults", rule);
 const projectsPath = () => `/v1/workspaces/${emu.workspaceId}/projects`;
 
-const recorders: Agent[] = [];
-afterAll(async () => Promise.all(recorders.map((r) => r.close())));
-
-/** A transport that remembers the headers of every attempt it carries. */
-class Recorder extends Agent {
-  constructor() {
-    super();
-    recorders.push(this);
-  }
-  readonly attempts: { method: string; path: string; headers: Record<string, string> }[] = [];
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries((opts.headers ?? {}) as Record<string, string>)) headers[k.toLowerCase()] = String(v);
-    this.attempts.push({ method: opts.method, path: opts.path, headers });
-    return super.dispatch(opts, handler);
-  }
-}
+afterAll(() => RecordingAgent.closeAll());
 
 describe("backoffMs", () => {
   const policy: RetryPolicy = { maxRetries: 10, baseDelayMs: 100, maxDelayMs: 1_000, maxElapsedMs: 60_000 };
@@ -307,7 +282,7 @@ describe("only safe requests are retried", () => {
   });
 
   test("create() without a key (idempotencyKey: undefined) is not retried either", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { retry: FAST, dispatcher: rec });
     await fault({ kind: "status", status: 503, method: "POST", count: 1 });
     await expect(c.create(projectsPath(), { name: "nokey" }, { idempotencyKey: undefined })).rejects.toBeInstanceOf(InternalServerError);
@@ -318,7 +293,7 @@ describe("only safe requests are retried", () => {
 
 describe("creates keep one Idempotency-Key across retries", () => {
   test("commit, then drop the connection: the retry returns the one object made", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { retry: FAST, dispatcher: rec });
     await fault({ kind: "drop", method: "POST", path: projectsPath(), count: 1 });
     const res = await c.request("POST", projectsPath(), { body: { name: "once" }, idempotencyKey: true, schema: V1Project });
@@ -341,7 +316,7 @@ describe("creates keep one Idempotency-Key across retries", () => {
   });
 
   test("create() after 503s and a drop: one object, one key", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { retry: FAST, dispatcher: rec });
     await fault({ kind: "status", status: 503, method: "POST", count: 2 });
     await fault({ kind: "drop", method: "POST", count: 1 });
@@ -353,7 +328,7 @@ describe("creates keep one Idempotency-Key across retries", () => {
   });
 
   test("two separate creates get two different keys", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { retry: FAST, dispatcher: rec });
     await c.create(projectsPath(), { name: "same" });
     await c.create(projectsPath(), { name: "same" });
@@ -363,7 +338,7 @@ describe("creates keep one Idempotency-Key across retries", () => {
   });
 
   test("a caller-chosen key is sent as given", async () => {
-    const rec = new Recorder();
+    const rec = new RecordingAgent();
     const c = emu.client(undefined, { retry: FAST, dispatcher: rec });
     const a = await c.create<any>(projectsPath(), { name: "mine" }, { idempotencyKey: "deploy-42" });
     const b = await c.create<any>(projectsPath(), { name: "mine" }, { idempotencyKey: "deploy-42" });

@@ -6,6 +6,7 @@ import {
 } from "../../provider/client";
 import { REGIONS } from "../../emulator/models/catalogue";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { failure } from "../support/helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -43,14 +44,6 @@ async function raw(method: string, path: string, opts: { key?: string | null; he
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-async function failure(p: Promise<unknown>): Promise<any> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 async function makeProject(name = "conv", key = emu.apiKey): Promise<{ id: string; envId: string }> {
   const c = emu.client(key);

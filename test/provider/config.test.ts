@@ -4,6 +4,7 @@ import { inspect } from "node:util";
 import { ConfigurationError, InvalidApiKeyError } from "../../provider/client";
 import { CONFIG_KEYS, makeContext, resolveConfig } from "../../provider/config";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { failure } from "../support/helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -14,15 +15,6 @@ beforeEach(async () => emu.control("POST", "/reset"));
 
 const FAST = { retry: { baseDelayMs: 5, maxDelayMs: 20 } };
 const workspaceLookups = async () => (await emu.control("GET", "/counters"))["GET /v1/workspaces"]?.count ?? 0;
-
-async function failure(p: () => Promise<unknown>): Promise<any> {
-  try {
-    await p();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("resolveConfig", () => {
   const env = { CLOUDPLATFORM_API_KEY: "env-key", CLOUDPLATFORM_BASE_URL: "http://env", CLOUDPLATFORM_WORKSPACE_ID: "env-ws" };
@@ -54,7 +46,7 @@ describe("makeContext", () => {
     const ctx = makeContext({ baseUrl: emu.baseUrl });
     expect(() => ctx.client).toThrow(ConfigurationError);
     expect(() => ctx.client).toThrow(/pulumi config set --secret cloudplatform:apiKey.*CLOUDPLATFORM_API_KEY/);
-    const err = await failure(async () => ctx.workspaceId());
+    const err = await failure(ctx.workspaceId());
     expect(err).toBeInstanceOf(ConfigurationError);
   });
 
@@ -95,7 +87,7 @@ describe("makeContext", () => {
     expect(all).toHaveLength(2);
     await emu.control("DELETE", "/counters");
     const ctx = makeContext({ apiKey: emu.keys.account, baseUrl: emu.baseUrl }, FAST);
-    const err = await failure(() => ctx.workspaceId());
+    const err = await failure(ctx.workspaceId());
     expect(err).toBeInstanceOf(ConfigurationError);
     expect(err.message).toContain("2 workspaces");
     for (const w of all) expect(err.message).toContain(`${w.name} (${w.id})`);
@@ -103,7 +95,7 @@ describe("makeContext", () => {
     expect(err.message).toContain("CLOUDPLATFORM_WORKSPACE_ID");
     expect(err.message).not.toContain(emu.keys.account);
     // A failed lookup is not cached: the next call asks again.
-    await failure(() => ctx.workspaceId());
+    await failure(ctx.workspaceId());
     expect(await workspaceLookups()).toBe(2);
   });
 

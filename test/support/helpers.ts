@@ -1,0 +1,39 @@
+// Small helpers several test files share.
+import { Agent, type Dispatcher } from "undici";
+
+/** The error a call fails with; the test fails if the call succeeds. */
+export async function failure(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** A transport that remembers every attempt it carries: method, path, query and headers. */
+export class RecordingAgent extends Agent {
+  private static open: RecordingAgent[] = [];
+  readonly attempts: { method: string; path: string; url: URL; headers: Record<string, string> }[] = [];
+
+  constructor() {
+    super();
+    RecordingAgent.open.push(this);
+  }
+
+  get urls(): URL[] {
+    return this.attempts.map((a) => a.url);
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries((opts.headers ?? {}) as Record<string, string>)) headers[k.toLowerCase()] = String(v);
+    this.attempts.push({ method: opts.method, path: opts.path, url: new URL(opts.path, "http://x"), headers });
+    return super.dispatch(opts, handler);
+  }
+
+  /** Closes every recorder a test file made (call from afterAll). */
+  static async closeAll(): Promise<void> {
+    await Promise.all(RecordingAgent.open.splice(0).map((a) => a.close()));
+  }
+}
