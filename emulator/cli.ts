@@ -13,13 +13,14 @@ async function main(): Promise<void> {
       "dns-propagation-ms": { type: "string" },
       speed: { type: "string" },
       delegate: { type: "string", multiple: true },
+      "dns-port": { type: "string" },
       log: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     process.stderr.write(
-      "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--log]\n",
+      "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--dns-port N] [--log]\n",
     );
     return;
   }
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     port: num(values.port, "port"),
     host: values.host,
     stateFile: values.state,
+    dnsPort: num(values["dns-port"], "dns-port"),
     logger: values.log,
     settings: {
       ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
@@ -40,8 +42,8 @@ async function main(): Promise<void> {
       delegations: values.delegate ?? [],
     },
   });
-  const { baseUrl, workspaceId, otherWorkspaceId, apiKey, keys } = emulator;
-  process.stdout.write(JSON.stringify({ baseUrl, workspaceId, otherWorkspaceId, apiKey, keys }) + "\n");
+  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys } = emulator;
+  process.stdout.write(JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys }) + "\n");
   const stop = async () => {
     await emulator.close();
     process.exit(0);

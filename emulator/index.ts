@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import { seed, type SeedResult } from "./auth";
 import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
+import { startDnsServer } from "./dns-server";
 import { Store } from "./store";
 
 export interface EmulatorOptions {
@@ -13,10 +14,14 @@ export interface EmulatorOptions {
   stateFile?: string;
   logger?: boolean;
   settings?: Partial<EmuSettings>;
+  /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
+  dnsPort?: number;
 }
 
 export interface RunningEmulator extends SeedResult {
   baseUrl: string;
+  /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
+  dnsAddress?: string;
   emu: Emu;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -37,13 +42,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
+  const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
   return {
     ...ids,
     baseUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
     emu,
     app,
     close: async () => {
       emu.emit("close", undefined);
+      await dns?.close();
       await app.close();
       emu.save();
     },
