@@ -26,7 +26,7 @@ export function demoKit(emu: RunningEmulator): DemoKit {
         programDir: join(ROOT, "examples", name),
         stackName: "demo",
         env: { CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey },
-        config: Object.fromEntries(Object.entries(config).map(([k, value]) => [k, { value }])),
+        config,
       });
       return Object.assign(handle, { print: (s: string) => process.stdout.write(s) });
     },

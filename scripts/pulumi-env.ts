@@ -22,7 +22,8 @@ export interface OpenStackOptions {
   stackName: string;
   /** Environment for the CLI and the provider (CLOUDPLATFORM_* and the like). */
   env?: Record<string, string>;
-  config?: Record<string, { value: string; secret?: boolean }>;
+  /** Stack config; a plain string is a non-secret value. */
+  config?: Record<string, string | { value: string; secret?: boolean }>;
   /** Keep the backend here instead of a fresh temporary folder. */
   stateDir?: string;
 }
@@ -49,7 +50,11 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     { stackName: opts.stackName, workDir: opts.programDir },
     { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" },
   );
-  if (opts.config) await stack.setAllConfig(opts.config);
+  if (opts.config) {
+    await stack.setAllConfig(
+      Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
+    );
+  }
   return {
     stack,
     rawState: () => readTree(join(backend, ".pulumi", "stacks")),

@@ -1,6 +1,6 @@
 // getMailDomain and getDnsZone (by name), with their Output forms.
 import { findMailDomain, domainsPath, toOutputs as mailOutputs } from "../provider/resources/mailDomain";
-import { findZoneByName, toOutputs as zoneOutputs } from "../provider/resources/dnsZone";
+import { findZoneByName, normaliseDomain, toOutputs as zoneOutputs } from "../provider/resources/dnsZone";
 import { V1MailDomain } from "../provider/api/mail";
 import { functionContext, outputForm } from "./functions";
 import type { GetDnsZoneArgs, GetDnsZoneResult, GetMailDomainArgs, GetMailDomainResult } from "./types";
@@ -12,9 +12,9 @@ export async function getMailDomain(args: GetMailDomainArgs): Promise<GetMailDom
   let id: string | undefined = args.domainId;
   if (!id) {
     if (!args.name) throw new Error("getMailDomain: give domainId or name");
-    const wanted = args.name.trim().toLowerCase().replace(/\.$/, "");
+    const wanted = normaliseDomain(args.name);
     const all = await ctx.client.list(domainsPath(ws), { item: V1MailDomain });
-    id = all.find((d) => d.name.toLowerCase() === wanted)?.id;
+    id = all.find((d) => normaliseDomain(d.name) === wanted)?.id;
     if (!id) throw new Error(`getMailDomain: no sending domain named ${wanted} in workspace ${ws}`);
   }
   const detail = await findMailDomain(ctx, ws, id);

@@ -179,14 +179,14 @@ export function registerCheckout(emu: Emu, ws: Workspace, input: z.infer<typeof 
   return checkout(emu, row.priceKobo!, "reg");
 }
 
-export function renewalQuote(d: RegisteredDomain, years: number) {
+export function renewalQuote(emu: Emu, d: RegisteredDomain, years: number) {
   const tld = TLDS.find((t) => t.tld === d.tld);
   if (!tld?.priceKobo) throw conflict(`${d.domain} cannot be priced for renewal right now`);
-  const from = d.expiresAt ?? new Date().toISOString();
+  const from = d.expiresAt ?? emu.now();
   return { domain: d.domain, years, amountKobo: tld.priceKobo * years, expiresAt: d.expiresAt, newExpiresAt: addYears(from, years) };
 }
 
-export const renewalCheckout = (emu: Emu, d: RegisteredDomain, years: number) => checkout(emu, renewalQuote(d, years).amountKobo, "ren");
+export const renewalCheckout = (emu: Emu, d: RegisteredDomain, years: number) => checkout(emu, renewalQuote(emu, d, years).amountKobo, "ren");
 
 /** One fulfilled REGISTER order per registered domain, newest first. */
 export function ordersOf(emu: Emu, ws: Workspace) {
@@ -197,7 +197,7 @@ export function ordersOf(emu: Emu, ws: Workspace) {
       domain: d.domain,
       kind: "REGISTER",
       status: "FULFILLED",
-      amountKobo: renewalQuote(d, 1).amountKobo,
+      amountKobo: renewalQuote(emu, d, 1).amountKobo,
       years: 1,
       reference: `reg_${derivedId("ref", d.id).slice(0, 16)}`,
       failureReason: null,

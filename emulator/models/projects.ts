@@ -32,21 +32,22 @@ export interface Environment {
 
 /** Names: 1 to 64 characters, starting with a letter or digit; letters, digits, space, `.`, `_`, `-`. */
 export const NAME_RULE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
-const name = z.string().regex(NAME_RULE, "must be 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit");
+/** The name rule of projects, environments and services. */
+export const nameField = z.string().regex(NAME_RULE, "must be 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit");
 const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable().optional();
 
 export const createProjectBody = z.object({
-  name,
+  name: nameField,
   displayName: optionalText(128),
   description: optionalText(1024),
   region: z.string().optional(),
 });
 export const patchProjectBody = z.object({
-  name: name.optional(),
+  name: nameField.optional(),
   displayName: optionalText(128),
   description: optionalText(1024),
 });
-export const createEnvironmentBody = z.object({ name });
+export const createEnvironmentBody = z.object({ name: nameField });
 
 const projects = (emu: Emu) => emu.store.table<Project>("projects");
 const environments = (emu: Emu) => emu.store.table<Environment>("environments");

@@ -10,7 +10,7 @@ import { newId } from "../store";
 import { findRegion, regionRef, tierPrice, TIERS, type Tier } from "./catalogue";
 import { checkSchedule, deleteRunsOf } from "./cron";
 import { deleteDeploysOf, deploysOf, deployStatus, liveAtMs, queueDeploy } from "./deploys";
-import { checkRegion, type Environment, environmentKind, type Project } from "./projects";
+import { checkRegion, type Environment, environmentKind, nameField, type Project } from "./projects";
 
 // ---- types ----
 export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
@@ -100,7 +100,6 @@ export const speedMs = (emu: Emu, ms: number) => Math.round(ms * emu.settings.sp
 const PROVISION_MS = { app: 3_000, database: 8_000 };
 
 // ---- request bodies ----
-const NAME_RULE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 const KEY_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 const PATH_RULE = /^[A-Za-z0-9_.\/-]{1,255}$/;
 const SUBDOMAIN_RULE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -118,7 +117,7 @@ export const secretFileInput = z.object({
 });
 
 export const createServiceBody = z.object({
-  name: z.string().regex(NAME_RULE, "must be 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"),
+  name: nameField,
   type: z.enum(SERVICE_TYPES),
   region: z.string().optional(),
   tier: z.enum(TIERS as [Tier, ...Tier[]]).optional(),

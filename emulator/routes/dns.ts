@@ -86,7 +86,7 @@ export const dnsRoutes: RouteDef[] = [
   {
     method: "GET", url: "/v1/registered-domains/:domainId/renewal-quote", scope: "Rp",
     handler: ({ principal, params, query, emu }) =>
-      ok(renewalQuote(getRegisteredDomain(emu, principal, params.domainId).domain, parse(yearsQuery, query, "query").years)),
+      ok(renewalQuote(emu, getRegisteredDomain(emu, principal, params.domainId).domain, parse(yearsQuery, query, "query").years)),
   },
   {
     method: "POST", url: "/v1/registered-domains/:domainId/renewals", scope: "Wp", idempotent: true,

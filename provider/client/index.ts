@@ -1,4 +1,4 @@
 export * from "./errors";
 export * from "./client";
 export { checkKeyShape, redactKeys, KEY_KINDS } from "./keys";
-export { DEFAULT_RETRY, type RetryPolicy, parseRetryAfter, backoffMs } from "./retry";
+export { DEFAULT_RETRY, type RetryPolicy, parseRetryAfter, backoffMs, jitteredDelay } from "./retry";

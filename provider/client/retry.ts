@@ -35,10 +35,19 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Capped exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
+/**
+ * Capped exponential backoff with "equal jitter" (half fixed, half random, so clients spread out):
+ * step n (from 0) waits between half and all of min(maxMs, baseMs * factor^n). Retries and the
+ * resource waiters both use it.
+ */
+export function jitteredDelay(step: number, baseMs: number, maxMs: number, factor = 2, random = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * factor ** Math.max(0, step));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** The wait before retry `attempt` (from 1). */
 export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return exp / 2 + random() * (exp / 2);
+  return jitteredDelay(attempt - 1, policy.baseDelayMs, policy.maxDelayMs, 2, random);
 }
 
 export interface RetryObserver {

@@ -3,7 +3,7 @@
 // relative one, a trailing dot, a quoted or split TXT value, letter case) never shows as drift.
 import { z } from "zod";
 import { V1DnsRecord } from "../api/dns";
-import { findZone } from "./dnsZone";
+import { findZone, normaliseDomain } from "./dnsZone";
 import {
   type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown,
 } from "./framework";
@@ -13,7 +13,6 @@ import { id } from "./rules";
 export const RECORD_TYPES = ["A", "AAAA", "ALIAS", "CAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const;
 const HOST_TYPES = new Set(["CNAME", "ALIAS", "NS", "MX"]);
 
-export const normaliseZoneName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 export const normaliseType = (type: string) => type.trim().toUpperCase();
 
 /**
@@ -22,10 +21,10 @@ export const normaliseType = (type: string) => type.trim().toUpperCase();
  * trailing dot are normalised.
  */
 export function normaliseName(name: string, zoneName?: string): string {
-  const n = name.trim().toLowerCase().replace(/\.$/, "");
+  const n = normaliseDomain(name);
   if (n === "" || n === "@") return "@";
   if (!zoneName) return n;
-  const zone = normaliseZoneName(zoneName);
+  const zone = normaliseDomain(zoneName);
   if (n === zone) return "@";
   if (n.endsWith(`.${zone}`)) return n.slice(0, -zone.length - 1);
   return n;
@@ -46,11 +45,11 @@ export function normaliseContent(type: string, content: string): string {
   const t = normaliseType(type);
   const c = content.trim();
   if (t === "TXT") return unquoteTxt(c);
-  if (HOST_TYPES.has(t)) return c.toLowerCase().replace(/\.$/, "");
+  if (HOST_TYPES.has(t)) return normaliseDomain(c);
   if (t === "AAAA") return c.toLowerCase();
   if (t === "SRV") {
     const parts = c.split(/\s+/);
-    return parts.map((p, i) => (i === parts.length - 1 ? p.toLowerCase().replace(/\.$/, "") : p)).join(" ");
+    return parts.map((p, i) => (i === parts.length - 1 ? normaliseDomain(p) : p)).join(" ");
   }
   if (t === "CAA") {
     const m = /^(\d+)\s+(\S+)\s+(.*)$/.exec(c);
@@ -204,12 +203,12 @@ const normaliseAbsolute = (name: string) => (isAbsolute(name) ? `${normaliseName
 export async function zoneNameOf(ctx: Context, zoneId: string): Promise<string> {
   const zone = await findZone(ctx, zoneId);
   if (!zone) throw new Error(`zoneId: no DNS zone ${zoneId} in the workspace (is cloudplatform:workspaceId the zone's workspace?)`);
-  return normaliseZoneName(zone.name);
+  return normaliseDomain(zone.name);
 }
 
 /** No route reads one record: the zone's list is walked. Undefined when the record or its zone is gone. */
 export async function findRecord(ctx: Context, zoneId: string, id: string): Promise<V1DnsRecord | undefined> {
-  const all = await findOrUndefined(() => ctx.client.list(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, { item: V1DnsRecord }));
+  const all = await findOrUndefined(() => listRecords(ctx, zoneId));
   return all?.find((r) => r.id === id);
 }
 
@@ -231,18 +230,33 @@ export function recordBody(r: RecordSpec, zoneName: string): Record<string, unkn
   return body;
 }
 
-export function toOutputs(r: V1DnsRecord, zoneId: string, zoneName: string): DnsRecordOutputs {
+/** A live record in canonical form: the fields DnsRecord and DnsRecordSet both report. */
+export function recordView(r: V1DnsRecord, zoneName: string) {
   const name = normaliseName(r.name, zoneName);
   const type = normaliseType(r.type);
   return {
-    zoneId: r.zoneId ?? zoneId,
-    zoneName,
     name,
     fqdn: name === "@" ? zoneName : `${name}.${zoneName}`,
     type,
     content: normaliseContent(type, r.content),
     ttl: r.ttl ?? null,
     priority: r.priority ?? null,
+  };
+}
+
+/** The inputs a reported record implies; priority only for the types that take one. */
+export function recordSpec(v: ReturnType<typeof recordView>): RecordSpec {
+  const s: RecordSpec = { name: v.name, type: v.type, content: v.content };
+  if (v.ttl !== null) s.ttl = v.ttl;
+  if (v.priority !== null && (v.type === "MX" || v.type === "SRV")) s.priority = v.priority;
+  return s;
+}
+
+export function toOutputs(r: V1DnsRecord, zoneId: string, zoneName: string): DnsRecordOutputs {
+  return {
+    zoneId: r.zoneId ?? zoneId,
+    zoneName,
+    ...recordView(r, zoneName),
     origin: r.origin ?? null,
     editable: r.editable ?? null,
     createdAt: r.createdAt ?? null,
@@ -251,8 +265,5 @@ export function toOutputs(r: V1DnsRecord, zoneId: string, zoneName: string): Dns
 }
 
 function toInputs(o: DnsRecordOutputs): DnsRecordInputs {
-  const i: DnsRecordInputs = { zoneId: o.zoneId, name: o.name, type: o.type, content: o.content };
-  if (o.ttl !== null) i.ttl = o.ttl;
-  if (o.priority !== null && (o.type === "MX" || o.type === "SRV")) i.priority = o.priority;
-  return i;
+  return { zoneId: o.zoneId, ...recordSpec(o) };
 }

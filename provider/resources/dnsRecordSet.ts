@@ -7,8 +7,8 @@ import { z } from "zod";
 import type { V1DnsRecord } from "../api/dns";
 import { ConflictError } from "../client";
 import {
-  listRecords, normaliseContent, normaliseName, normaliseRecord, normaliseType, recordBody, recordFailures, recordFields, recordKey, recordOutputFields,
-  type RecordSpec, zoneNameOf,
+  listRecords, normaliseRecord, recordBody, recordFailures, recordFields, recordKey, recordOutputFields, recordSpec,
+  type RecordSpec, recordView, zoneNameOf,
 } from "./dnsRecord";
 import { type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
 import { id } from "./rules";
@@ -85,7 +85,7 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
       return r ? [toManaged(r, olds.zoneName)] : [];
     });
     const outs = { zoneId: olds.zoneId, zoneName: olds.zoneName, records };
-    return { id, props: outs, inputs: { zoneId: olds.zoneId, records: records.map(toSpec) } };
+    return { id, props: outs, inputs: { zoneId: olds.zoneId, records: records.map(recordSpec) } };
   },
 
   // ---- update ----
@@ -193,23 +193,4 @@ function initError(err: unknown, id: string, outs: DnsRecordSetOutputs): Resourc
 }
 
 // ---- mappers ----
-function toManaged(r: V1DnsRecord, zoneName: string): ManagedRecord {
-  const name = normaliseName(r.name, zoneName);
-  const type = normaliseType(r.type);
-  return {
-    id: r.id,
-    name,
-    fqdn: name === "@" ? zoneName : `${name}.${zoneName}`,
-    type,
-    content: normaliseContent(type, r.content),
-    ttl: r.ttl ?? null,
-    priority: r.priority ?? null,
-  };
-}
-
-function toSpec(m: ManagedRecord): RecordSpec {
-  const s: RecordSpec = { name: m.name, type: m.type, content: m.content };
-  if (m.ttl !== null) s.ttl = m.ttl;
-  if (m.priority !== null && (m.type === "MX" || m.type === "SRV")) s.priority = m.priority;
-  return s;
-}
+const toManaged = (r: V1DnsRecord, zoneName: string): ManagedRecord => ({ id: r.id, ...recordView(r, zoneName) });

@@ -12,10 +12,13 @@ export const PLATFORM_HINT = "the nameservers the platform shows for the zone";
 
 // ---- schemas ----
 export const DOMAIN_RULE = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z][a-z0-9-]{0,62}$/;
+/** Domain and zone names compare without case, surrounding space or the trailing dot. */
+export const normaliseDomain = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
+
 export const domainInput = (what: string) =>
   z
     .string({ error: "must be a string" })
-    .transform((s) => s.trim().toLowerCase().replace(/\.$/, ""))
+    .transform(normaliseDomain)
     .refine((s) => DOMAIN_RULE.test(s), "must be a domain name such as example.com (letters, digits and '-', at least two labels)")
     .describe(what);
 
@@ -95,11 +98,11 @@ export async function findZone(ctx: Context, zoneId: string, workspaceId?: strin
 }
 
 export async function findZoneByName(ctx: Context, name: string, workspaceId?: string): Promise<V1DnsZone | undefined> {
-  const wanted = name.trim().toLowerCase().replace(/\.$/, "");
+  const wanted = normaliseDomain(name);
   const ws = workspaceId ?? (await ctx.workspaceId());
   const all = await ctx.client.list(`/v1/workspaces/${encodeURIComponent(ws)}/dns-zones`, { item: V1DnsZone });
   // A published zone wins over a pending one of the same name.
-  return all.filter((z) => z.name.toLowerCase() === wanted).sort((a, b) => Number(b.published) - Number(a.published))[0];
+  return all.filter((z) => normaliseDomain(z.name) === wanted).sort((a, b) => Number(b.published) - Number(a.published))[0];
 }
 
 // ---- mappers ----

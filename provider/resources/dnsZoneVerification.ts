@@ -4,25 +4,13 @@ import { z } from "zod";
 import { V1DnsZone } from "../api/dns";
 import { findZone, PLATFORM_HINT } from "./dnsZone";
 import { checkWith, type Context, defineResource, isUnknown, ResourceInitError } from "./framework";
-import { id } from "./rules";
+import { duration, id } from "./rules";
 import { formatDuration, parseDuration, pollUntil } from "./waiter";
 
 // ---- schemas ----
-const duration = z
-  .string({ error: "must be a duration such as \"90s\" or \"15m\"" })
-  .refine((s) => {
-    try {
-      parseDuration(s);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be a duration such as \"90s\", \"15m\" or \"1h30m\"");
-export const durationInput = (what: string) => duration.describe(what);
-
 export const dnsZoneVerificationInputs = z.object({
   zoneId: id("The zone to verify. Changing it replaces the verification."),
-  timeout: durationInput("How long to wait for proof of ownership, e.g. \"90s\" or \"15m\". Default 15m.").optional(),
+  timeout: duration("How long to wait for proof of ownership, e.g. \"90s\" or \"15m\". Default 15m.").optional(),
 });
 export type DnsZoneVerificationInputs = z.infer<typeof dnsZoneVerificationInputs>;
 

@@ -5,15 +5,14 @@ import { z } from "zod";
 import { V1EnvVar, V1EnvVarChange } from "../api/services";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id } from "./rules";
-import { ENV_KEY_RULE, ENV_SCOPES } from "./service";
+import { envVarItem } from "./service";
 
 // ---- schemas ----
 export const envVarInputs = z.object({
   serviceId: id("Service the variable belongs to. Changing it replaces the variable."),
-  key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name. Changing it replaces the variable (the old key is deleted first)."),
-  value: z.string({ error: "must be a string" }).describe("Value. Always stored as a secret in state."),
-  scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in; default ALL."),
-  secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members; default false."),
+  // The same rules as a Service.envVars item.
+  ...envVarItem.shape,
+  key: envVarItem.shape.key.describe("Variable name. Changing it replaces the variable (the old key is deleted first)."),
 });
 export type EnvVarInputs = z.infer<typeof envVarInputs>;
 

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { defineFunction } from "../functions";
 import { MailDomainResponse, type V1MailDnsRecord, type V1MailDomainDetail } from "../api/mail";
-import { domainInput } from "./dnsZone";
+import { domainInput, normaliseDomain } from "./dnsZone";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id, regionKey } from "./rules";
 
@@ -120,7 +120,7 @@ export function recordOutputs(records: V1MailDnsRecord[]): MailRecordOutput[] {
     name: r.name ?? null,
     type: r.type.toUpperCase(),
     host: r.host ?? null,
-    fqdn: r.fqdn.toLowerCase().replace(/\.$/, ""),
+    fqdn: normaliseDomain(r.fqdn),
     zoneHost: r.zoneHost ?? null,
     value: r.value,
     priority: r.priority ?? null,

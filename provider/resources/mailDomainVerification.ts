@@ -5,16 +5,15 @@
 import { z } from "zod";
 import { PermissionDeniedError } from "../client";
 import { MailDomainResponse, type V1MailDomainDetail } from "../api/mail";
-import { durationInput } from "./dnsZoneVerification";
 import { checkWith, type Context, defineResource, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
 import { domainsPath, findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
-import { id } from "./rules";
+import { duration, id } from "./rules";
 import { formatDuration, parseDuration, pollUntil } from "./waiter";
 
 // ---- schemas ----
 export const mailDomainVerificationInputs = z.object({
   domainId: id("The mail domain to verify. Changing it replaces the verification."),
-  timeout: durationInput("How long to wait for the domain to verify, e.g. \"90s\" or \"15m\". Default 15m.").optional(),
+  timeout: duration("How long to wait for the domain to verify, e.g. \"90s\" or \"15m\". Default 15m.").optional(),
   workspaceId: id("Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
 });
 export type MailDomainVerificationInputs = z.infer<typeof mailDomainVerificationInputs>;

@@ -1,5 +1,6 @@
 // Input rules shared by several resources, written once so check messages read the same everywhere.
 import { z } from "zod";
+import { parseDuration } from "./waiter";
 
 export const NAME_RULE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 export const name = (what: string) =>
@@ -16,3 +17,17 @@ export const regionKey = z
 
 export const text = (max: number, what: string) =>
   z.string({ error: "must be a string" }).max(max, `must be at most ${max} characters`).describe(what);
+
+/** A wait limit such as "90s", "15m" or "1h30m". */
+export const duration = (what: string) =>
+  z
+    .string({ error: 'must be a duration such as "90s" or "15m"' })
+    .refine((s) => {
+      try {
+        parseDuration(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a duration such as "90s", "15m" or "1h30m"')
+    .describe(what);

@@ -10,7 +10,7 @@ import {
   ResourceInitError, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
-import { id, name, regionKey } from "./rules";
+import { duration, id, name, regionKey } from "./rules";
 import { parseDuration } from "./waiter";
 import { defineFunction } from "../functions";
 
@@ -70,7 +70,7 @@ export const serviceInputs = z.object({
   cronSuspended: z.boolean({ error: "must be a boolean" }).optional().describe("CRON only: pause (true) or resume (false) scheduled runs."),
   waitForDeploy: z.boolean({ error: "must be a boolean" }).optional().describe("Wait for the deploy to be RUNNING after create and after changes that redeploy; default true."),
   redeployOnChange: z.boolean({ error: "must be a boolean" }).optional().describe("Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy shows it is due)."),
-  timeout: str("How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.").optional(),
+  timeout: duration("How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.").optional(),
 });
 export type ServiceInputs = z.infer<typeof serviceInputs>;
 
@@ -307,13 +307,6 @@ function rules(i: ServiceInputs): CheckFailure[] {
   for (const f of i.secretFiles ?? []) {
     if (paths.has(f.path)) fail("secretFiles", `path ${f.path} is declared twice`);
     paths.add(f.path);
-  }
-  if (i.timeout !== undefined) {
-    try {
-      parseDuration(i.timeout);
-    } catch (err) {
-      fail("timeout", (err as Error).message.replace(/^timeout: /, ""));
-    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // Waiting on the platform: durations such as "90s" or "15m", and a poller with capped, jittered
 // exponential backoff that never sleeps past its deadline.
+import { jitteredDelay } from "../client";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -35,10 +36,9 @@ export interface BackoffPolicy {
 }
 export const DEFAULT_POLL: BackoffPolicy = { initialMs: 1000, maxMs: 15_000, factor: 1.6 };
 
-/** The n-th delay (0-based): exponential, capped, with "equal jitter" (half fixed, half random). */
+/** The n-th delay (0-based), with the client's capped, jittered backoff. */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_POLL, random = Math.random): number {
-  const ceiling = Math.min(policy.maxMs, policy.initialMs * policy.factor ** attempt);
-  return ceiling / 2 + random() * (ceiling / 2);
+  return jitteredDelay(attempt, policy.initialMs, policy.maxMs, policy.factor, random);
 }
 
 export type PollOutcome<T> = { done: true; value: T } | { done: false; value: T; progress?: string };

@@ -15,20 +15,17 @@ export async function testStack(
   program: string,
   config: Record<string, string | { value: string; secret?: boolean }> = {},
   opts: { keyVia?: "env" | "config"; env?: Record<string, string> } = {},
-): Promise<StackHandle & { output: string[] }> {
-  const keyVia = opts.keyVia ?? "env";
+): Promise<StackHandle> {
   const env: Record<string, string> = { CLOUDPLATFORM_BASE_URL: emu.baseUrl, ...opts.env };
-  const cfg: Record<string, { value: string; secret?: boolean }> = {};
-  for (const [k, v] of Object.entries(config)) cfg[k] = typeof v === "string" ? { value: v } : v;
-  if (keyVia === "env") env.CLOUDPLATFORM_API_KEY = emu.apiKey;
+  const cfg = { ...config };
+  if ((opts.keyVia ?? "env") === "env") env.CLOUDPLATFORM_API_KEY = emu.apiKey;
   else cfg["cloudplatform:apiKey"] = { value: emu.apiKey, secret: true };
-  const handle = await openStack({
+  return openStack({
     programDir: program.startsWith("/") ? program : join(PROGRAMS, program),
     stackName: `t${process.pid}x${Date.now().toString(36)}x${counter++}`,
     env,
     config: cfg,
   });
-  return Object.assign(handle, { output: [] as string[] });
 }
 
 /** Counts of planned or applied operations, without "same". */
