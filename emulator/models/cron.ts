@@ -6,8 +6,7 @@ import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
 import type { Principal } from "../auth";
-import { deployStatus, deploysOf, liveAtMs } from "./deploys";
-import { getService, type Service, services, speedMs } from "./services";
+import { deployStatus, deploysOf, getService, lineId, liveAtMs, type Service, services, speedMs } from "./lifecycle";
 
 // ---- schedules ----
 interface Field {
@@ -249,12 +248,6 @@ export function runLogs(emu: Emu, r: CronRun) {
   return lines
     .filter((l) => l.at <= now)
     .map((l, i) => ({ id: lineId(r.id, i), line: l.line, stream: l.stream, createdAt: new Date(l.at).toISOString() }));
-}
-
-/** Stable uuid-shaped ids for generated log lines. */
-export function lineId(parent: string, index: number): string {
-  const hex = index.toString(16).padStart(12, "0");
-  return `${parent.slice(0, 24)}${hex}`;
 }
 
 export function cronSettingsView(svc: Service) {

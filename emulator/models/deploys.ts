@@ -6,58 +6,18 @@ import type { Principal } from "../auth";
 import type { Emu } from "../emu";
 import { conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { lineId } from "./cron";
-import { effectiveEnv, getService, isDatabase, type Service, secretFilesOf, serviceUrl, speedMs } from "./services";
+import {
+  buildEndMs, type Deploy, type DeployTrigger, deploys, deploysOf, deployStatus, effectiveEnv, type Failure, failedAtMs, getService,
+  isDatabase, lineId, runEndMs, type Service, secretFilesOf, serviceUrl, speedMs,
+} from "./lifecycle";
 
-export type DeployTrigger = "PUSH" | "MANUAL" | "ROLLBACK" | "FIRST_DEPLOY" | "SYSTEM";
+export { deploysOf, deployStatus, liveAtMs } from "./lifecycle";
+export type { Deploy, DeployTrigger } from "./lifecycle";
 
-interface Failure {
-  phase: "BUILD" | "RUN";
-  code: string;
-  error: string;
-  /** STDERR lines that explain the failure. */
-  lines: string[];
-}
-
-export interface Deploy {
-  id: string;
-  serviceId: string;
-  seq: number;
-  trigger: DeployTrigger;
-  serviceType: string;
-  branch: string | null;
-  commitSha: string | null;
-  commitMessage: string | null;
-  authorName: string | null;
-  buildCommand: string | null;
-  startCommand: string | null;
-  /** What was built or pulled, for the logs. */
-  artifact: string;
-  sourceKind: "IMAGE" | "GIT" | "DATABASE" | "UPLOAD";
-  port: number | null;
-  healthCheckPath: string | null;
-  envKeys: string[];
-  filePaths: string[];
-  createdAtMs: number;
-  queueMs: number;
-  buildMs: number;
-  runMs: number;
-  fail: Failure | null;
-  cancelledAtMs: number | null;
-  supersededAtMs: number | null;
-  rollbackOf: string | null;
-}
-
-const deploys = (emu: Emu) => emu.store.table<Deploy>("deploys");
 const DURATION = { queue: 2_000, buildImage: 5_000, buildGit: 15_000, buildReuse: 2_000, run: 5_000, runDatabase: 8_000 };
 const DB_IMAGES: Record<string, string> = {
   POSTGRES: "postgres:16", MYSQL: "mysql:8.4", MARIADB: "mariadb:11", MONGODB: "mongo:7", REDIS: "redis:7", VALKEY: "valkey/valkey:8",
 };
-
-/** Newest first. */
-export function deploysOf(emu: Emu, serviceId: string): Deploy[] {
-  return deploys(emu).where((d) => d.serviceId === serviceId).sort((a, b) => b.seq - a.seq);
-}
 
 export function deleteDeploysOf(emu: Emu, serviceId: string): void {
   for (const d of deploys(emu).where((x) => x.serviceId === serviceId)) deploys(emu).delete(d.id);
@@ -161,29 +121,6 @@ export function queueDeploy(emu: Emu, svc: Service, trigger: DeployTrigger, targ
     fail: decideFailure(svc, artifact),
     rollbackOf: null,
   });
-}
-
-const buildEndMs = (d: Deploy) => d.createdAtMs + d.queueMs + d.buildMs;
-const runEndMs = (d: Deploy) => buildEndMs(d) + d.runMs;
-const failedAtMs = (d: Deploy) => (d.fail?.phase === "BUILD" ? buildEndMs(d) : runEndMs(d));
-
-/** When the deploy went (or will go) live; null when it never does. */
-export function liveAtMs(d: Deploy): number | null {
-  if (d.fail || d.cancelledAtMs !== null || d.supersededAtMs !== null) return null;
-  return runEndMs(d);
-}
-
-export function deployStatus(emu: Emu, d: Deploy): string {
-  const now = emu.clock.now();
-  if (d.cancelledAtMs !== null && d.cancelledAtMs <= now) return "CANCELLED";
-  if (d.supersededAtMs !== null && d.supersededAtMs <= now) return "SUPERSEDED";
-  if (now < d.createdAtMs + d.queueMs) return "QUEUED";
-  if (d.fail && now >= failedAtMs(d)) return "FAILED";
-  if (now < buildEndMs(d)) return "BUILDING";
-  if (now < runEndMs(d)) return "DEPLOYING";
-  const live = liveAtMs(d)!;
-  const newerLive = deploys(emu).find((o) => o.serviceId === d.serviceId && o.seq > d.seq && (liveAtMs(o) ?? Infinity) <= now && liveAtMs(o)! >= live);
-  return newerLive ? "REPLACED" : "RUNNING";
 }
 
 export function deployView(emu: Emu, d: Deploy) {

@@ -9,95 +9,20 @@ import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
 import { findRegion, regionRef, tierPrice, TIERS, type Tier } from "./catalogue";
 import { checkSchedule, deleteRunsOf } from "./cron";
-import { deleteDeploysOf, deploysOf, deployStatus, liveAtMs, queueDeploy } from "./deploys";
+import { deleteDeploysOf, queueDeploy } from "./deploys";
+import {
+  deploysOf, deployStatus, effectiveEnv, ENV_SCOPES, SERVICE_TYPES, SOURCE_TYPES, envVars, envVarsOf, type EnvVarRow, getService, isDatabase, liveAtMs, PROVISION_MS,
+  secretFiles, secretFilesOf, type SecretFileRow, type Service, type ServiceSource, type ServiceType, services, servicesIn,
+  serviceStatus, serviceUrl, slug, speedMs,
+} from "./lifecycle";
 import { checkRegion, type Environment, environmentKind, nameField, type Project } from "./projects";
 
-// ---- types ----
-export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number];
-export const DATABASE_TYPES: ServiceType[] = ["POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"];
-export const isDatabase = (t: string) => DATABASE_TYPES.includes(t as ServiceType);
-const SOURCE_TYPES = ["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"] as const;
-const SCOPES = ["ALL", "PROD", "UAT", "DEV"] as const;
-
-export interface ServiceSource {
-  type: (typeof SOURCE_TYPES)[number] | null;
-  repoFullName: string | null;
-  gitUrl: string | null;
-  branch: string | null;
-  rootDir: string | null;
-  image: string | null;
-  imageCommand: string | null;
-}
-export interface ServiceBuild {
-  buildCommand: string | null;
-  startCommand: string | null;
-  runtimeVersion: string | null;
-  staticOutputDir: string | null;
-  staticSpa: boolean;
-  monorepoStrategy: "ISOLATED" | "WORKSPACE" | null;
-  watchPaths: string[] | null;
-}
-export interface DatabaseSettings {
-  name: string;
-  user: string;
-  password: string;
-  connectionEnvName: string;
-  injectConnectionUrl: boolean;
-}
-
-export interface Service {
-  id: string;
-  workspaceId: string;
-  projectId: string;
-  environmentId: string;
-  name: string;
-  type: ServiceType;
-  tier: Tier | null;
-  region: string;
-  runtime: string | null;
-  framework: string | null;
-  port: number | null;
-  healthCheckPath: string | null;
-  installationId: string | null;
-  subdomain: string | null;
-  source: ServiceSource;
-  build: ServiceBuild;
-  cron: { schedule: string | null; command: string | null; suspended: boolean } | null;
-  /** Scheduled runs are materialised up to this time. */
-  cronCheckedAtMs: number | null;
-  suspension: "NONE" | "USER" | "BILLING" | "ABUSE";
-  db: DatabaseSettings | null;
-  createdAtMs: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EnvVarRow {
-  id: string;
-  serviceId: string;
-  key: string;
-  value: string;
-  scope: (typeof SCOPES)[number];
-  secret: boolean;
-  /** The database service this value is linked from; read-only here. */
-  linkedFrom: string | null;
-}
-
-export interface SecretFileRow {
-  id: string;
-  serviceId: string;
-  path: string;
-  content: string;
-}
-
-export const services = (emu: Emu) => emu.store.table<Service>("services");
-const envVars = (emu: Emu) => emu.store.table<EnvVarRow>("serviceEnvVars");
-const secretFiles = (emu: Emu) => emu.store.table<SecretFileRow>("serviceSecretFiles");
-
-/** A simulated duration at the configured speed (0 = instant). */
-export const speedMs = (emu: Emu, ms: number) => Math.round(ms * emu.settings.speed);
-const PROVISION_MS = { app: 3_000, database: 8_000 };
+// Routes and other models read the service rows through this module.
+export {
+  DATABASE_TYPES, effectiveEnv, envVarsOf, getService, isDatabase, SERVICE_TYPES, secretFilesOf, services, servicesIn,
+  serviceStatus, serviceUrl, speedMs,
+} from "./lifecycle";
+export type { DatabaseSettings, EnvVarRow, SecretFileRow, Service, ServiceBuild, ServiceSource, ServiceType } from "./lifecycle";
 
 // ---- request bodies ----
 const KEY_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
@@ -108,7 +33,7 @@ const str = (max = 1024) => z.string().max(max, `must be at most ${max} characte
 export const envVarInput = z.object({
   key: z.string().regex(KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_' (at most 255)"),
   value: z.string().max(32_768, "must be at most 32768 characters"),
-  scope: z.enum(SCOPES).optional(),
+  scope: z.enum(ENV_SCOPES).optional(),
   secret: z.boolean().optional(),
 });
 export const secretFileInput = z.object({
@@ -304,17 +229,6 @@ function checkFreeSlot(emu: Emu, workspaceId: string, region: string, except?: s
 }
 
 // ---- read ----
-/** The service, if the caller's key reaches its workspace; otherwise 404, as for a missing one. */
-export function getService(emu: Emu, who: Principal, id: string, what = "Service"): Service {
-  const svc = services(emu).get(id);
-  if (!svc || !who.canSee(svc.workspaceId)) throw notFound(what, id);
-  return svc;
-}
-
-export function servicesIn(emu: Emu, environmentId: string): Service[] {
-  return services(emu).where((s) => s.environmentId === environmentId);
-}
-
 export function listServices(emu: Emu, who: Principal, query: Record<string, unknown>) {
   const projects = emu.store.table<Project>("projects");
   const q = typeof query.search === "string" ? query.search.toLowerCase() : "";
@@ -326,15 +240,6 @@ export function listServices(emu: Emu, who: Principal, query: Record<string, unk
     .map(({ s, projectName }) => ({ id: s.id, name: s.name, projectName, type: s.type }));
 }
 
-export function serviceStatus(emu: Emu, svc: Service): "PROVISIONING" | "ACTIVE" | "ERROR" {
-  const provision = speedMs(emu, isDatabase(svc.type) ? PROVISION_MS.database : PROVISION_MS.app);
-  if (emu.clock.now() < svc.createdAtMs + provision) return "PROVISIONING";
-  const all = deploysOf(emu, svc.id);
-  const everLive = all.some((d) => { const t = liveAtMs(d); return t !== null && t <= emu.clock.now(); });
-  if (!everLive && all.length > 0 && deployStatus(emu, all[0]) === "FAILED") return "ERROR";
-  return "ACTIVE";
-}
-
 function health(emu: Emu, svc: Service): string {
   if (svc.suspension !== "NONE") return "STOPPED";
   const all = deploysOf(emu, svc.id);
@@ -343,14 +248,6 @@ function health(emu: Emu, svc: Service): string {
   if (latest && deployStatus(emu, latest) === "FAILED" && latest.fail?.code === "CRASH") return "CRASH_LOOPING";
   if (latest && deployStatus(emu, latest) === "FAILED") return "MISSING";
   return "UNKNOWN";
-}
-
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "app";
-
-export function serviceUrl(emu: Emu, svc: Service): string | null {
-  if (svc.type !== "WEB" && svc.type !== "STATIC") return null;
-  if (serviceStatus(emu, svc) === "PROVISIONING") return null;
-  return `https://${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
 }
 
 export function serviceView(emu: Emu, svc: Service) {
@@ -456,10 +353,6 @@ export function deleteService(emu: Emu, svc: Service): void {
 // ---- env vars ----
 const envRowId = (serviceId: string, key: string) => `${serviceId}:${key}`;
 
-export function envVarsOf(emu: Emu, serviceId: string): EnvVarRow[] {
-  return envVars(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
 export function envVarView(r: EnvVarRow, blank: boolean) {
   return {
     key: r.key,
@@ -515,13 +408,6 @@ export function deleteEnvVar(emu: Emu, svc: Service, key: string) {
   return { warnings: [] as string[], needsRedeploy: deploysOf(emu, svc.id).length > 0 };
 }
 
-/** Keys a deploy of this service sees: scope ALL, or the environment's tier. */
-export function effectiveEnv(emu: Emu, svc: Service): EnvVarRow[] {
-  const env = emu.store.table<Environment>("environments").get(svc.environmentId);
-  const kind = env ? environmentKind(env.name) : null;
-  return envVarsOf(emu, svc.id).filter((r) => r.scope === "ALL" || r.scope === kind);
-}
-
 // ---- linked connection strings ----
 const APP_TYPES: ServiceType[] = ["WEB", "STATIC", "CRON"];
 
@@ -547,10 +433,6 @@ function linkFrom(emu: Emu, db: Service): void {
 
 // ---- secret files ----
 const fileRowId = (serviceId: string, path: string) => `${serviceId}:${path}`;
-
-export function secretFilesOf(emu: Emu, serviceId: string): SecretFileRow[] {
-  return secretFiles(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
 
 export const secretFileView = (r: SecretFileRow, blank: boolean) => ({ path: r.path, content: blank ? "" : r.content });
 

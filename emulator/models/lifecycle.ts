@@ -1,0 +1,218 @@
+// The service lifecycle that services, deploys and cron share (infrastructure routes §2.3-2.4): the
+// service and deploy rows, their tables, and the timing that derives a deploy's phase and a
+// service's status from the emulator clock. It imports none of those three models, so they form
+// no import circle.
+import type { Principal } from "../auth";
+import type { Emu } from "../emu";
+import { notFound } from "../errors";
+import type { Tier } from "./catalogue";
+import { type Environment, environmentKind } from "./projects";
+
+export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+export const DATABASE_TYPES: ServiceType[] = ["POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"];
+export const isDatabase = (t: string) => DATABASE_TYPES.includes(t as ServiceType);
+export const SOURCE_TYPES = ["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"] as const;
+export const ENV_SCOPES = ["ALL", "PROD", "UAT", "DEV"] as const;
+
+export interface ServiceSource {
+  type: (typeof SOURCE_TYPES)[number] | null;
+  repoFullName: string | null;
+  gitUrl: string | null;
+  branch: string | null;
+  rootDir: string | null;
+  image: string | null;
+  imageCommand: string | null;
+}
+export interface ServiceBuild {
+  buildCommand: string | null;
+  startCommand: string | null;
+  runtimeVersion: string | null;
+  staticOutputDir: string | null;
+  staticSpa: boolean;
+  monorepoStrategy: "ISOLATED" | "WORKSPACE" | null;
+  watchPaths: string[] | null;
+}
+export interface DatabaseSettings {
+  name: string;
+  user: string;
+  password: string;
+  connectionEnvName: string;
+  injectConnectionUrl: boolean;
+}
+
+export interface Service {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  environmentId: string;
+  name: string;
+  type: ServiceType;
+  tier: Tier | null;
+  region: string;
+  runtime: string | null;
+  framework: string | null;
+  port: number | null;
+  healthCheckPath: string | null;
+  installationId: string | null;
+  subdomain: string | null;
+  source: ServiceSource;
+  build: ServiceBuild;
+  cron: { schedule: string | null; command: string | null; suspended: boolean } | null;
+  /** Scheduled runs are materialised up to this time. */
+  cronCheckedAtMs: number | null;
+  suspension: "NONE" | "USER" | "BILLING" | "ABUSE";
+  db: DatabaseSettings | null;
+  createdAtMs: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EnvVarRow {
+  id: string;
+  serviceId: string;
+  key: string;
+  value: string;
+  scope: (typeof ENV_SCOPES)[number];
+  secret: boolean;
+  /** The database service this value is linked from; read-only here. */
+  linkedFrom: string | null;
+}
+
+export interface SecretFileRow {
+  id: string;
+  serviceId: string;
+  path: string;
+  content: string;
+}
+
+export const services = (emu: Emu) => emu.store.table<Service>("services");
+export const envVars = (emu: Emu) => emu.store.table<EnvVarRow>("serviceEnvVars");
+export const secretFiles = (emu: Emu) => emu.store.table<SecretFileRow>("serviceSecretFiles");
+
+/** A simulated duration at the configured speed (0 = instant). */
+export const speedMs = (emu: Emu, ms: number) => Math.round(ms * emu.settings.speed);
+export const PROVISION_MS = { app: 3_000, database: 8_000 };
+
+
+/** The service, if the caller's key reaches its workspace; otherwise 404, as for a missing one. */
+export function getService(emu: Emu, who: Principal, id: string, what = "Service"): Service {
+  const svc = services(emu).get(id);
+  if (!svc || !who.canSee(svc.workspaceId)) throw notFound(what, id);
+  return svc;
+}
+
+export function servicesIn(emu: Emu, environmentId: string): Service[] {
+  return services(emu).where((s) => s.environmentId === environmentId);
+}
+
+export function envVarsOf(emu: Emu, serviceId: string): EnvVarRow[] {
+  return envVars(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** Keys a deploy of this service sees: scope ALL, or the environment's tier. */
+export function effectiveEnv(emu: Emu, svc: Service): EnvVarRow[] {
+  const env = emu.store.table<Environment>("environments").get(svc.environmentId);
+  const kind = env ? environmentKind(env.name) : null;
+  return envVarsOf(emu, svc.id).filter((r) => r.scope === "ALL" || r.scope === kind);
+}
+
+export function secretFilesOf(emu: Emu, serviceId: string): SecretFileRow[] {
+  return secretFiles(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+
+// ---- deploys ----
+export type DeployTrigger = "PUSH" | "MANUAL" | "ROLLBACK" | "FIRST_DEPLOY" | "SYSTEM";
+
+export interface Failure {
+  phase: "BUILD" | "RUN";
+  code: string;
+  error: string;
+  /** STDERR lines that explain the failure. */
+  lines: string[];
+}
+
+export interface Deploy {
+  id: string;
+  serviceId: string;
+  seq: number;
+  trigger: DeployTrigger;
+  serviceType: string;
+  branch: string | null;
+  commitSha: string | null;
+  commitMessage: string | null;
+  authorName: string | null;
+  buildCommand: string | null;
+  startCommand: string | null;
+  /** What was built or pulled, for the logs. */
+  artifact: string;
+  sourceKind: "IMAGE" | "GIT" | "DATABASE" | "UPLOAD";
+  port: number | null;
+  healthCheckPath: string | null;
+  envKeys: string[];
+  filePaths: string[];
+  createdAtMs: number;
+  queueMs: number;
+  buildMs: number;
+  runMs: number;
+  fail: Failure | null;
+  cancelledAtMs: number | null;
+  supersededAtMs: number | null;
+  rollbackOf: string | null;
+}
+
+export const deploys = (emu: Emu) => emu.store.table<Deploy>("deploys");
+/** Newest first. */
+export function deploysOf(emu: Emu, serviceId: string): Deploy[] {
+  return deploys(emu).where((d) => d.serviceId === serviceId).sort((a, b) => b.seq - a.seq);
+}
+
+export const buildEndMs = (d: Deploy) => d.createdAtMs + d.queueMs + d.buildMs;
+export const runEndMs = (d: Deploy) => buildEndMs(d) + d.runMs;
+export const failedAtMs = (d: Deploy) => (d.fail?.phase === "BUILD" ? buildEndMs(d) : runEndMs(d));
+
+/** When the deploy went (or will go) live; null when it never does. */
+export function liveAtMs(d: Deploy): number | null {
+  if (d.fail || d.cancelledAtMs !== null || d.supersededAtMs !== null) return null;
+  return runEndMs(d);
+}
+
+export function deployStatus(emu: Emu, d: Deploy): string {
+  const now = emu.clock.now();
+  if (d.cancelledAtMs !== null && d.cancelledAtMs <= now) return "CANCELLED";
+  if (d.supersededAtMs !== null && d.supersededAtMs <= now) return "SUPERSEDED";
+  if (now < d.createdAtMs + d.queueMs) return "QUEUED";
+  if (d.fail && now >= failedAtMs(d)) return "FAILED";
+  if (now < buildEndMs(d)) return "BUILDING";
+  if (now < runEndMs(d)) return "DEPLOYING";
+  const live = liveAtMs(d)!;
+  const newerLive = deploys(emu).find((o) => o.serviceId === d.serviceId && o.seq > d.seq && (liveAtMs(o) ?? Infinity) <= now && liveAtMs(o)! >= live);
+  return newerLive ? "REPLACED" : "RUNNING";
+}
+
+
+// ---- status ----
+export function serviceStatus(emu: Emu, svc: Service): "PROVISIONING" | "ACTIVE" | "ERROR" {
+  const provision = speedMs(emu, isDatabase(svc.type) ? PROVISION_MS.database : PROVISION_MS.app);
+  if (emu.clock.now() < svc.createdAtMs + provision) return "PROVISIONING";
+  const all = deploysOf(emu, svc.id);
+  const everLive = all.some((d) => { const t = liveAtMs(d); return t !== null && t <= emu.clock.now(); });
+  if (!everLive && all.length > 0 && deployStatus(emu, all[0]) === "FAILED") return "ERROR";
+  return "ACTIVE";
+}
+
+export const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "app";
+
+export function serviceUrl(emu: Emu, svc: Service): string | null {
+  if (svc.type !== "WEB" && svc.type !== "STATIC") return null;
+  if (serviceStatus(emu, svc) === "PROVISIONING") return null;
+  return `https://${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
+}
+
+/** Stable uuid-shaped ids for generated log lines. */
+export function lineId(parent: string, index: number): string {
+  const hex = index.toString(16).padStart(12, "0");
+  return `${parent.slice(0, 24)}${hex}`;
+}
+
