@@ -12,6 +12,10 @@ export interface Context {
   /** The configured workspace, or the only one the key sees. */
   workspaceId(): Promise<string>;
   log(message: string): void;
+  /** The resource's stable identity (its URN where the engine gives one); creates derive their Idempotency-Key from it. */
+  identity?: string;
+  /** The operation's time limit (customTimeouts); waiters never wait past it. */
+  timeoutMs?: number;
 }
 
 export interface CheckFailure {

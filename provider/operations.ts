@@ -1,0 +1,99 @@
+// The one place that runs a resource handler: both adapters (the dynamic provider in host.ts and
+// the native plugin) call these functions, so neither carries per-resource code. Every error that
+// leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
+import { redactKeys } from "./client";
+import { makeContext, type ProviderConfig } from "./config";
+import { type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
+import { resources } from "./resources";
+
+/** What an adapter knows about one operation, beyond its inputs. */
+export interface OperationOptions {
+  /** The resource's stable identity (its URN where the engine gives one); creates derive their Idempotency-Key from it. */
+  identity?: string;
+  /** The operation's time limit (customTimeouts); waiters never wait past it. */
+  timeoutMs?: number;
+  /** Progress lines of this operation, shown by the engine against the resource. */
+  log?: (message: string) => void;
+}
+
+export function definition(kind: string): ResourceDefinition {
+  const def = resources[kind];
+  if (!def) throw new Error(`cloudplatform: unknown resource kind '${kind}'`);
+  return def;
+}
+
+/** A configured provider: one API client and workspace lookup, shared by its operations. */
+export class Operations {
+  readonly #base: Context;
+
+  constructor(readonly config: ProviderConfig, log: (message: string) => void = () => {}) {
+    this.#base = makeContext(config, {}, log);
+  }
+
+  /** The context one operation runs in: the shared client, with this operation's identity, limit and log. */
+  context(op: OperationOptions = {}): Context {
+    const base = this.#base;
+    return {
+      get client() {
+        return base.client;
+      },
+      workspaceId: () => base.workspaceId(),
+      log: op.log ?? base.log,
+      identity: op.identity,
+      timeoutMs: op.timeoutMs,
+    };
+  }
+
+  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined): Promise<CheckResult<any>> {
+    return redacted(async () => {
+      const def = definition(kind);
+      return def.check ? def.check(olds ?? {}, news ?? {}) : { inputs: news ?? {} };
+    });
+  }
+
+  diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult> {
+    return redacted(async () => {
+      const def = definition(kind);
+      return def.diff ? def.diff(id, olds, news) : {};
+    });
+  }
+
+  create(kind: string, inputs: Record<string, unknown>, op?: OperationOptions) {
+    return redacted(() => definition(kind).create(this.context(op), inputs));
+  }
+
+  read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions) {
+    return redacted(async () => {
+      const def = definition(kind);
+      return def.read ? def.read(this.context(op), id, props ?? {}) : { id, props };
+    });
+  }
+
+  update(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, op?: OperationOptions) {
+    return redacted(async () => {
+      const def = definition(kind);
+      if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
+      return def.update(this.context(op), id, olds, news);
+    });
+  }
+
+  delete(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions): Promise<void> {
+    return redacted(async () => {
+      const def = definition(kind);
+      if (def.delete) await def.delete(this.context(op), id, props ?? {});
+    });
+  }
+}
+
+/** Runs `fn`; whatever it throws leaves with platform keys redacted, keeping its kind. */
+async function redacted<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ResourceInitError) {
+      throw new ResourceInitError(redactKeys(err.message), err.id, err.properties, err.reasons.map(redactKeys));
+    }
+    const e = err as Error;
+    throw new Error(redactKeys(e?.message ?? String(err)));
+  }
+}
