@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator clean
+.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator pack clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -12,6 +12,7 @@ help:
 	@echo "make schema  regenerate schema.json"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
+	@echo "make pack    build pulumi-cloudplatform-<version>.tgz to install in a program"
 
 node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -43,6 +44,9 @@ demo: build tools
 
 bench: build tools
 	node --expose-gc dist/bench/run.js
+
+pack: build
+	$(NPM) pack --silent
 
 emulator: build
 	node dist/emulator/cli.js --port 4510

@@ -1,5 +1,6 @@
 // The packed package (npm pack) installed into a fresh TypeScript Pulumi project laid out as
-// `pulumi new typescript` lays it out, with TypeScript 4.9: it type-checks, and up and destroy work.
+// `pulumi new typescript` lays it out: every documented entry point type-checks with TypeScript 4.9
+// and 5.x under moduleResolution node and node16 and loads at run time, and up and destroy work.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,10 +22,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The entry points the README documents. */
+const ENTRY_POINTS = ["pulumi-cloudplatform", "pulumi-cloudplatform/provider", "pulumi-cloudplatform/provider/client", "pulumi-cloudplatform/emulator"];
+
 const npm = (args: string[], cwd: string) =>
   execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } }).toString();
 
-test("npm pack -> fresh `pulumi new typescript` project -> tsc 4.9 -> up -> destroy", async () => {
+test("npm pack -> fresh `pulumi new typescript` project -> every entry point with tsc 4.9 and 5.x -> up -> destroy", async () => {
   npm(["pack", "--pack-destination", dir, "--silent"], ROOT);
   const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
   expect(tarball).toBeDefined();
@@ -59,6 +63,30 @@ test("npm pack -> fresh `pulumi new typescript` project -> tsc 4.9 -> up -> dest
 
   // The shipped .d.ts files compile with TypeScript 4.9 and the program's strict settings.
   execFileSync(join(app, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", app], { cwd: app, stdio: "pipe" });
+
+  // Every documented entry point, from both TypeScript majors and both resolution modes. The SDK's
+  // types need TypeScript 4.9; the others expose zod 4 and fastify 5 types, which need 5.5.
+  const importing = (entries: string[]) =>
+    entries.map((e, i) => `import * as e${i} from "${e}";\nexport const k${i} = Object.keys(e${i}).length;`).join("\n") + "\n";
+  writeFileSync(join(app, "entries-4.9.ts"), importing(ENTRY_POINTS.slice(0, 1)));
+  writeFileSync(join(app, "entries-5.x.ts"), importing(ENTRY_POINTS));
+  const compilers = { "4.9": join(app, "node_modules", ".bin", "tsc"), "5.x": join(ROOT, "node_modules", ".bin", "tsc") };
+  for (const [version, tsc] of Object.entries(compilers)) {
+    for (const [module, moduleResolution] of [["commonjs", "node"], ["node16", "node16"]]) {
+      // zod's own declarations need skipLibCheck or esModuleInterop; the SDK's need neither.
+      const lib = version === "5.x" ? ["--skipLibCheck"] : [];
+      const flags = ["--noEmit", "--strict", ...lib, "--types", "node", "--module", module, "--moduleResolution", moduleResolution, "--target", "es2020", `entries-${version}.ts`];
+      try {
+        execFileSync(tsc, flags, { cwd: app, stdio: "pipe" });
+      } catch (err) {
+        throw new Error(`TypeScript ${version}, moduleResolution ${moduleResolution}: ${(err as { stdout?: Buffer }).stdout?.toString()}`);
+      }
+    }
+  }
+  for (const entry of ENTRY_POINTS) {
+    const keys = execFileSync("node", ["-p", `Object.keys(require("${entry}")).length`], { cwd: app }).toString().trim();
+    expect([entry, Number(keys) > 0]).toEqual([entry, true]);
+  }
 
   // One copy of @pulumi/pulumi: the package resolves the program's own.
   const resolved = execFileSync("node", ["-p", "require.resolve('@pulumi/pulumi', { paths: [require.resolve('pulumi-cloudplatform')] })"], { cwd: app }).toString().trim();
