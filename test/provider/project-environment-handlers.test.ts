@@ -73,3 +73,13 @@ test("the workspace is found from the key when it reaches exactly one, and expla
   await expect(Project.create(mail, { name: "x" })).rejects.toThrow(/is a mail key/);
   await account.client.close();
 });
+
+test("Environment.delete removes that environment alone; its project stays", async () => {
+  const p = await Project.create(ctx, { name: "keep" });
+  const a = await Environment.create(ctx, { projectId: p.id, name: "a" });
+  const b = await Environment.create(ctx, { projectId: p.id, name: "b" });
+  await Environment.delete!(ctx, a.id, a.outs);
+  const project = await ctx.client.get<any>(`/v1/projects/${p.id}`);
+  expect(project.environments.map((e: any) => e.id)).toEqual([b.id]);
+  await expect(ctx.client.get(`/v1/environments/${a.id}`)).rejects.toMatchObject({ status: 404 });
+});

@@ -70,3 +70,23 @@ test("a deploy still going when the timeout passes fails the create, keeps the s
   expect(err.message).toMatch(/slow: deploy .* was still (QUEUED|BUILDING|DEPLOYING) after 1s; raise `timeout`/);
   expect((await live(err.id)).name).toBe("slow");
 });
+
+test("diff: what a route changes updates in place; everything else replaces, delete-first when the name is kept", async () => {
+  const olds = {
+    environmentId: "e", name: "web", type: "WEB", region: "af-west-1", tier: "STARTER", image: "nginx:1", subdomain: "shop",
+    envVars: [{ key: "A", value: "1", scope: "ALL", secret: false }],
+  } as any;
+  const same = { environmentId: "e", name: "web", type: "WEB", image: "nginx:1", envVars: [{ key: "A", value: "1", scope: "ALL", secret: false }] } as any;
+  expect(await Service.diff!("id", olds, same)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  expect(await Service.diff!("id", olds, { ...same, image: "nginx:2", name: "web2" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(await Service.diff!("id", olds, { ...same, envVars: [{ key: "A", value: "2", scope: "ALL", secret: false }] })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(await Service.diff!("id", olds, { ...same, type: "STATIC" })).toEqual({ changes: true, replaces: ["type"], deleteBeforeReplace: true });
+  expect(await Service.diff!("id", olds, { ...same, environmentId: "f", name: "other" })).toEqual({ changes: true, replaces: ["environmentId"], deleteBeforeReplace: false });
+  expect(await Service.diff!("id", olds, { ...same, region: "eu-central-1", tier: "PRO", subdomain: "shop2" })).toEqual({
+    changes: true, replaces: ["region", "tier", "subdomain"], deleteBeforeReplace: true,
+  });
+  const db = { environmentId: "e", name: "db", type: "POSTGRES", dbName: "a", dbUser: "u", dbPassword: "p", connectionEnvName: "DATABASE_URL", injectConnectionUrl: true } as any;
+  expect(await Service.diff!("id", db, { ...db, dbName: "b", dbUser: "v", dbPassword: "q", connectionEnvName: "DB", injectConnectionUrl: false })).toEqual({
+    changes: true, replaces: ["dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"], deleteBeforeReplace: true,
+  });
+});

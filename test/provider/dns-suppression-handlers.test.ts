@@ -1,0 +1,93 @@
+// The DnsRecord, DnsRecordSet and Suppression handlers called directly: each create, read, update
+// and delete against the emulator, with the object itself looked up afterwards (a delete that does
+// nothing must fail here, not hide behind the zone's cascade).
+import { makeContext } from "../../provider/config";
+import { DnsRecord } from "../../provider/resources/dnsRecord";
+import { DnsRecordSet } from "../../provider/resources/dnsRecordSet";
+import type { Context } from "../../provider/resources/framework";
+import { Suppression } from "../../provider/resources/suppression";
+import { emulator, type TestEmulator } from "../support/emulator";
+import { failure } from "../support/helpers";
+
+let emu: TestEmulator;
+let ctx: Context;
+let zoneId: string;
+beforeAll(async () => {
+  emu = await emulator();
+  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
+});
+afterAll(async () => {
+  await ctx.client.close();
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.control("POST", "/reset");
+  zoneId = (await ctx.client.create<any>(`/v1/workspaces/${emu.workspaceId}/dns-zones`, { name: "handlers.test" })).id;
+});
+
+const zoneRecords = () => ctx.client.list<any>(`/v1/dns-zones/${zoneId}/records`);
+
+test("DnsRecord: create, read, update in place, drift, delete of the record alone, delete of a gone one", async () => {
+  const created = await DnsRecord.create(ctx, { zoneId, name: "WWW.handlers.test.", type: "cname", content: "App.Example.COM." });
+  expect(created.outs).toEqual(expect.objectContaining({
+    zoneId, zoneName: "handlers.test", name: "www", fqdn: "www.handlers.test", type: "CNAME", content: "app.example.com",
+  }));
+  const other = await ctx.client.create<any>(`/v1/dns-zones/${zoneId}/records`, { name: "@", type: "TXT", content: "kept" });
+
+  const read = await DnsRecord.read!(ctx, created.id, created.outs);
+  expect(read).toEqual({ id: created.id, props: created.outs, inputs: { zoneId, name: "www", type: "CNAME", content: "app.example.com", ttl: created.outs.ttl } });
+
+  const updated = await DnsRecord.update!(ctx, created.id, created.outs, { zoneId, name: "www", type: "CNAME", content: "next.example.com", ttl: 300 });
+  expect(updated.outs).toMatchObject({ content: "next.example.com", ttl: 300 });
+  expect((await zoneRecords()).find((r) => r.id === created.id)).toMatchObject({ content: "next.example.com", ttl: 300 });
+
+  // changed behind the provider's back: read reports the live value
+  await ctx.client.patch(`/v1/dns-records/${created.id}`, { name: "www", type: "CNAME", content: "hand.example.com" });
+  expect((await DnsRecord.read!(ctx, created.id, updated.outs)).props).toMatchObject({ content: "hand.example.com" });
+
+  await DnsRecord.delete!(ctx, created.id, updated.outs);
+  expect((await zoneRecords()).map((r) => r.id)).toEqual([other.id]);
+  expect(await DnsRecord.read!(ctx, created.id, updated.outs)).toEqual({});
+  await expect(DnsRecord.delete!(ctx, created.id, updated.outs)).resolves.toBeUndefined();
+});
+
+test("DnsRecord: diff replaces on a new zone only; a full name or another spelling of the same record is no change", async () => {
+  const olds = { zoneId: "z", zoneName: "handlers.test", name: "www", fqdn: "www.handlers.test", type: "CNAME", content: "app.example.com", ttl: 3600, priority: null } as any;
+  expect(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "WWW.handlers.test.", type: "cname", content: "app.example.com." })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: undefined });
+  expect(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "www", type: "CNAME", content: "b.example.com" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: undefined });
+  expect(await DnsRecord.diff!("id", olds, { zoneId: "y", name: "www", type: "CNAME", content: "app.example.com" })).toEqual({ changes: true, replaces: ["zoneId"], deleteBeforeReplace: undefined });
+});
+
+test("DnsRecordSet: delete removes exactly the records it made, and the zone's others stay", async () => {
+  const outside = await ctx.client.create<any>(`/v1/dns-zones/${zoneId}/records`, { name: "@", type: "TXT", content: "not ours" });
+  const set = await DnsRecordSet.create(ctx, { zoneId, records: [{ name: "a", type: "A", content: "192.0.2.1" }, { name: "b", type: "TXT", content: "hello" }] });
+  expect((await zoneRecords()).length).toBe(3);
+  await DnsRecordSet.delete!(ctx, set.id, set.outs);
+  expect((await zoneRecords()).map((r) => r.id)).toEqual([outside.id]);
+  await expect(DnsRecordSet.delete!(ctx, set.id, set.outs)).resolves.toBeUndefined();
+});
+
+test("Suppression: reason refused at check; create, read, diff, delete; a complaint cannot be deleted and says what to do", async () => {
+  expect(await Suppression.check!({}, { address: "a@example.com", reason: "manual" })).toEqual({
+    failures: [{ property: "reason", reason: expect.stringContaining("reason: is never accepted") }],
+  });
+  expect(await Suppression.check!({}, { address: "not an address" })).toMatchObject({ failures: [{ property: "address" }] });
+  expect(await Suppression.check!({}, { address: " Ann@Example.COM " })).toEqual({ inputs: { address: "ann@example.com" } });
+  expect(await Suppression.diff!("id", { address: "ann@example.com", workspaceId: null } as any, { address: "bob@example.com" })).toEqual({
+    changes: true, replaces: ["address"], deleteBeforeReplace: undefined,
+  });
+
+  const created = await Suppression.create(ctx, { address: "ann@example.com" });
+  expect(created).toMatchObject({ id: "ann@example.com", outs: { address: "ann@example.com" } });
+  expect(await Suppression.read!(ctx, created.id, created.outs)).toMatchObject({ id: created.id, inputs: { address: "ann@example.com" } });
+  await Suppression.delete!(ctx, created.id, created.outs);
+  const left = await ctx.client.list<any>("/v1/suppressions");
+  expect(left.map((s) => s.address)).toEqual([]);
+  expect(await Suppression.read!(ctx, created.id, created.outs)).toEqual({});
+  await expect(Suppression.delete!(ctx, created.id, created.outs)).resolves.toBeUndefined();
+
+  await emu.control("POST", "/mail/suppressions", { address: "angry@example.com", reason: "complaint" });
+  const err = await failure(Suppression.delete!(ctx, "angry@example.com", { address: "angry@example.com" } as any));
+  expect(err.message).toMatch(/recipient complained .*`pulumi state delete <urn>`/);
+  expect((await ctx.client.list<any>("/v1/suppressions")).map((s) => s.address)).toEqual(["angry@example.com"]);
+});
