@@ -1,6 +1,7 @@
 // Project and Environment through the real Pulumi CLI: up, no-change preview, drift found by
 // refresh and repaired by up, rename in place, replace, destroy, and no key in state.
 import { emulator, type TestEmulator } from "../support/emulator";
+import { expectAllGone, expectAllLive, expectOnlyRemoved, stackResources } from "../support/check-destroy";
 import { changes, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
@@ -53,7 +54,7 @@ test("project with two environments: full lifecycle against the emulator", async
     // a replace-only field replaces the project (and its environments move with it)
     await s.stack.setConfig("region", { value: "eu-central-1" });
     const replaced = await s.stack.up();
-    expect(changes(replaced)).toMatchObject({ replace: 3 });
+    expect(changes(replaced)).toEqual({ replace: 3 });
     const newId = replaced.outputs.projectId.value as string;
     expect(newId).not.toBe(projectId);
     expect((await api.get<any>(`/v1/projects/${newId}`)).defaultRegion).toBe("eu-central-1");
@@ -65,8 +66,17 @@ test("project with two environments: full lifecycle against the emulator", async
     expect(state.includes(emu.apiKey)).toBe(false);
     expect(/svc_live_[A-Za-z0-9]{20,}/.test(state)).toBe(false);
 
-    // destroy leaves nothing behind
+    // one environment taken out of the program: that environment alone is deleted
+    const before = await stackResources(s.stack);
+    await expectAllLive(emu, before);
+    await s.stack.setConfig("envs", { value: "production" });
+    expect(changes(await s.stack.up())).toEqual({ delete: 1 });
+    await expectOnlyRemoved(emu, before, ["::staging"]);
+
+    // destroy deletes each object by its own id, and leaves nothing behind
+    const last = await stackResources(s.stack);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();

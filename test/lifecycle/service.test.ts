@@ -4,6 +4,7 @@
 // and destroy leaves nothing behind.
 import { emulator, type TestEmulator } from "../support/emulator";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { expectAllGone, expectAllLive, expectOnlyRemoved, stackResources } from "../support/check-destroy";
 import { changes, testStack } from "../support/stack";
 
 jest.setTimeout(600_000);
@@ -112,8 +113,18 @@ test("an app with its database: up waits for RUNNING, drift, suspend/resume, cro
     expect(exported.includes("cloudplatform:Service::web")).toBe(true);
     expect(noPlainSecrets(exported)).toBe(true);
 
-    // destroy leaves nothing behind
+    // the database, the cron job and its secret file taken out of the program: those alone go
+    const before = await stackResources(s.stack);
+    await expectAllLive(emu, before);
+    await s.stack.setConfig("extras", { value: "false" });
+    const trimmed = await s.stack.up();
+    expect(changes(trimmed)).toEqual({ delete: 3, ...(changes(trimmed).update ? { update: changes(trimmed).update } : {}) });
+    await expectOnlyRemoved(emu, before, ["::db", "::job", "::creds"]);
+
+    // destroy deletes each object by its own id, and leaves nothing behind
+    const last = await stackResources(s.stack);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();
@@ -138,7 +149,8 @@ test("a failing image makes up fail with IMAGE_REJECTED and the log lines, keeps
 
     await s.stack.setConfig("image", { value: "nginx:1.27" });
     const fixed = await s.stack.up();
-    expect(changes(fixed)).toMatchObject({ update: 1 });
+    // the service is updated in place; the EnvVar that waited on it is created now
+    expect(changes(fixed)).toEqual({ update: 1, create: 1 });
     expect(fixed.outputs.webStatus.value).toBe("RUNNING");
 
     await s.stack.destroy();
