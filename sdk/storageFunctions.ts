@@ -1,7 +1,7 @@
 // getBucket and getStorageAccessKeys, with their Output forms.
 import { V1StorageAccessKey, V1StorageBucket } from "../provider/api/storage";
 import { bucketsPath, readCors, readPolicy } from "../provider/resources/bucket";
-import { canonicalJson, normaliseRules } from "../provider/resources/bucketRules";
+import { canonicalPolicy, normaliseRules } from "../provider/resources/bucketRules";
 import { functionContext, outputForm } from "./functions";
 import type { GetBucketArgs, GetBucketResult, GetStorageAccessKeysArgs, GetStorageAccessKeysResult } from "./types";
 
@@ -21,7 +21,7 @@ export async function getBucket(args: GetBucketArgs): Promise<GetBucketResult> {
     visibility: b.visibility ?? null,
     workspaceId,
     corsRules: normaliseRules(await readCors(ctx, loc, b.name)),
-    policy: policy === null ? null : canonicalJson(JSON.parse(policy)),
+    policy: canonicalPolicy(policy),
     endpoint: b.endpoint ?? null,
     publicBaseUrl: b.publicBaseUrl ?? null,
     createdAt: b.createdAt ?? null,

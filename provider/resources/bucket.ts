@@ -10,7 +10,7 @@ import {
   isUnknown, ResourceInitError,
 } from "./framework";
 import { ConflictError } from "../client";
-import { autoName, canonicalJson, corsRule, type CorsRule, normaliseRules } from "./bucketRules";
+import { autoName, canonicalJson, canonicalPolicy, corsRule, type CorsRule, normaliseRules } from "./bucketRules";
 import { id, regionKey } from "./rules";
 
 // ---- schemas ----
@@ -110,7 +110,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     const loc = { workspaceId: olds.workspaceId, region: b.region ?? olds.region };
     const corsRules = olds.corsRules != null ? normaliseRules(await readCors(ctx, loc, b.name)) : null;
     const live = olds.policy != null ? await readPolicy(ctx, loc, b.name) : null;
-    const outs = toOutputs(b, { ...loc, corsRules, policy: live === null ? null : canonicalJson(JSON.parse(live)), inputs: olds });
+    const outs = toOutputs(b, { ...loc, corsRules, policy: canonicalPolicy(live), inputs: olds });
     // A policy removed out of band is null here: the program's policy then shows as a change, and up puts it back.
     const inputs: Record<string, unknown> = { name: outs.name, region: outs.region, forceDestroy: outs.forceDestroy };
     if (olds.__autoNamed) inputs.__autoNamed = true;

@@ -53,6 +53,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sort(value));
 }
 
+/** A policy the API returned, in canonical form; text that is not JSON is kept as it is. */
+export function canonicalPolicy(text: string | null): string | null {
+  if (text === null) return null;
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
 const SUFFIX = 7;
 
 /**

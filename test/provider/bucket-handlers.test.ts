@@ -148,3 +148,26 @@ test("a bucket in another region and a PUBLIC_READ one; an unmanaged policy and 
   await Bucket.delete!(ctx, "eu-public", created.outs);
   expect(await emu.leftovers()).toEqual({});
 });
+
+test("getBucket and getStorageAccessKeys find what the API holds, and say clearly when nothing is there", async () => {
+  const saved = { ...process.env };
+  process.env.CLOUDPLATFORM_API_KEY = emu.apiKey;
+  process.env.CLOUDPLATFORM_BASE_URL = emu.baseUrl;
+  try {
+    const sdk = await import("../../sdk");
+    const api = emu.client();
+    await api.create(`/v1/workspaces/${emu.workspaceId}/buckets`, { name: "fn-bucket", visibility: "PUBLIC_READ" }, { query: { region: "us-east-1" } });
+    await api.put(`/v1/workspaces/${emu.workspaceId}/buckets/fn-bucket/policy`, { policy: '{ "b": 1, "a": 2 }' }, { query: { region: "us-east-1" } });
+    expect(await sdk.getBucket({ name: "fn-bucket", region: "us-east-1" })).toEqual({
+      id: "fn-bucket", name: "fn-bucket", region: "us-east-1", visibility: "PUBLIC_READ", workspaceId: emu.workspaceId, corsRules: [],
+      policy: '{"a":2,"b":1}', endpoint: `${emu.baseUrl}/_storage/us-east-1/fn-bucket`, publicBaseUrl: `${emu.baseUrl}/_storage/us-east-1/fn-bucket`,
+      createdAt: expect.any(String),
+    });
+    await expect(sdk.getBucket({ name: "fn-bucket" })).rejects.toThrow(/no bucket named fn-bucket in the workspace's default region/);
+    const { keys } = await sdk.getStorageAccessKeys();
+    expect(keys.map((k) => k.accessKeyId).sort()).toEqual(emu.storageKeys.filter((k) => k.workspaceId === emu.workspaceId).map((k) => k.accessKeyId).sort());
+    expect(JSON.stringify(keys)).not.toContain(emu.storageKeys[0].secret);
+  } finally {
+    process.env = saved;
+  }
+});
