@@ -136,6 +136,36 @@ describe("objects", () => {
     expect((await objectCall(`${emu.baseUrl}/_storage/eu-central-1/obj-public/index.html`)).status).toBe(404);
   });
 
+  test("the bucket's CORS rules answer browser preflights and add CORS headers to responses", async () => {
+    const api = emu.client();
+    const b = await api.create<any>(buckets, { name: "cors-objects", visibility: "PUBLIC_READ" });
+    await api.put(`${buckets}/cors-objects/cors`, [
+      { allowedMethods: ["GET"], allowedOrigins: ["https://*.shop.test"], exposeHeaders: ["etag"] },
+      { allowedMethods: ["PUT"], allowedOrigins: ["https://admin.test"], allowedHeaders: ["content-type", "authorization"], maxAgeSeconds: 300 },
+    ]);
+    await emu.control("POST", "/storage/objects", { bucket: "cors-objects", key: "a.css", content: "body{}", contentType: "text/css" });
+    const preflight = (origin: string, method: string, headers?: string) =>
+      fetch(`${b.endpoint}/a.css`, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": method, ...(headers ? { "access-control-request-headers": headers } : {}) },
+      });
+    const ok = await preflight("https://admin.test", "PUT", "Content-Type");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://admin.test");
+    expect(ok.headers.get("access-control-allow-methods")).toBe("PUT");
+    expect(ok.headers.get("access-control-max-age")).toBe("300");
+    expect((await preflight("https://admin.test", "PUT", "x-other")).status).toBe(403);
+    expect((await preflight("https://evil.test", "GET")).status).toBe(403);
+    const denied = await preflight("https://admin.test", "DELETE");
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as any).message).toContain("no CORS rule of bucket 'cors-objects' allows origin https://admin.test with DELETE");
+
+    const got = await fetch(`${b.endpoint}/a.css`, { headers: { origin: "https://www.shop.test" } });
+    expect(got.headers.get("access-control-allow-origin")).toBe("https://www.shop.test");
+    expect(got.headers.get("access-control-expose-headers")).toBe("etag");
+    expect((await fetch(`${b.endpoint}/a.css`, { headers: { origin: "https://shop.evil" } })).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   test("DELETE of a bucket holding objects is refused unless force=true, which deletes them too", async () => {
     const api = emu.client();
     await api.create(buckets, { name: "full-bucket" });
