@@ -7,7 +7,7 @@ import { defineFunction } from "../functions";
 import { CorsResponse, PolicyResponse, type V1CorsRule, V1StorageBucket } from "../api/storage";
 import {
   checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isUnknown, ResourceInitError,
+  isUnknown, ResourceInitError, same,
 } from "./framework";
 import { ConflictError } from "../client";
 import { autoName, canonicalJson, canonicalPolicy, corsRule, type CorsRule, normaliseRules } from "./bucketRules";
@@ -66,10 +66,14 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
 
   // ---- check ----
   check(olds, news) {
-    // The SDK passes the logical name (the engine gives check no URN); the generated name is kept.
+    // The SDK passes the logical name (the engine gives check no URN). A generated name is kept,
+    // unless a change is sure to replace the bucket: the replacement then gets a fresh name, so it
+    // can be created before the old one is deleted.
     const { __logicalName, __autoNamed: _, ...given } = news;
     const autoNamed = given.name === undefined;
-    if (autoNamed) given.name = olds.__autoNamed && olds.name ? olds.name : autoName(String(__logicalName ?? "bucket"));
+    const replacing = DIFF.replace.some((k) => k !== "name" && (olds as Record<string, unknown>)[k] !== undefined && given[k] !== undefined
+      && !isUnknown(given[k]) && !same((olds as Record<string, unknown>)[k], given[k]));
+    if (autoNamed) given.name = olds.__autoNamed && olds.name && !replacing ? olds.name : autoName(String(__logicalName ?? "bucket"));
     const r = checkWith<BucketInputs>(bucketInputs, given);
     if (!r.inputs) return r;
     const i = r.inputs as Record<string, unknown>;

@@ -44,6 +44,13 @@ describe("check", () => {
     expect(first.inputs).toEqual({ name: expect.stringMatching(/^my-assets-bucket-[a-z0-9]{7}$/), forceDestroy: undefined, __autoNamed: true });
     const again = await check({ __logicalName: "My_Assets Bucket", visibility: "PUBLIC_READ" }, first.inputs as any);
     expect(again.inputs).toMatchObject({ name: first.inputs!.name, visibility: "PUBLIC_READ", __autoNamed: true });
+    // a change sure to replace the bucket draws a fresh name, so the new one is made before the old one goes
+    const moved = await check({ __logicalName: "My_Assets Bucket", region: "us-east-1" }, { ...first.inputs, region: "af-west-1" } as any);
+    expect(moved.inputs!.name).toMatch(/^my-assets-bucket-[a-z0-9]{7}$/);
+    expect(moved.inputs!.name).not.toBe(first.inputs!.name);
+    // not when the old input was unset (the platform chose), nor when the new value is not known yet
+    expect((await check({ __logicalName: "My_Assets Bucket", region: "us-east-1" }, first.inputs as any)).inputs!.name).toBe(first.inputs!.name);
+    expect((await check({ __logicalName: "My_Assets Bucket", region: UNKNOWN }, { ...first.inputs, region: "af-west-1" } as any)).inputs!.name).toBe(first.inputs!.name);
     // a name the program once gave is not kept when the program drops it: a new one is generated
     const dropped = await check({ __logicalName: "logs" }, { name: "chosen-name" });
     expect(dropped.inputs!.name).toMatch(/^logs-[a-z0-9]{7}$/);
