@@ -1,4 +1,5 @@
 // The Bucket handlers called directly, as the dynamic provider calls them, against the emulator.
+import { CorsResponse, PolicyResponse, V1StorageBucket } from "../../provider/api/storage";
 import { makeContext } from "../../provider/config";
 import { Bucket, type BucketOutputs } from "../../provider/resources/bucket";
 import { type Context, UNKNOWN } from "../../provider/resources/framework";
@@ -177,4 +178,22 @@ test("getBucket and getStorageAccessKeys find what the API holds, and say clearl
   } finally {
     process.env = saved;
   }
+});
+
+test("responses the spec does not show are read in every obvious shape", () => {
+  const rule = { allowedMethods: ["GET"], allowedOrigins: ["*"], extra: "kept" };
+  for (const shape of [{ data: [rule], nextCursor: null }, [rule], { rules: [rule] }, { items: [rule] }]) {
+    expect(CorsResponse.parse(shape)).toEqual([rule]);
+  }
+  expect(CorsResponse.parse(null)).toEqual([]);
+  expect(CorsResponse.safeParse({ something: "else" }).success).toBe(false);
+  expect(PolicyResponse.parse({ policy: '{"a":1}' })).toBe('{"a":1}');
+  expect(PolicyResponse.parse({ policy: null })).toBeNull();
+  expect(PolicyResponse.parse({ policy: { a: 1 } })).toBe('{"a":1}');
+  expect(PolicyResponse.parse('{"a":1}')).toBe('{"a":1}');
+  expect(PolicyResponse.parse({ statements: [] })).toBe('{"statements":[]}');
+  expect(PolicyResponse.parse(null)).toBeNull();
+  expect(V1StorageBucket.parse({ name: "b-1", region: { key: "af-west-1", label: "Lagos" }, visibility: "ARCHIVE" })).toMatchObject({
+    name: "b-1", region: "af-west-1", visibility: "ARCHIVE",
+  });
 });
