@@ -1,11 +1,11 @@
 // Storage routes (infrastructure routes §4.8). Every bucket route works in one region: the
 // `region` query, else the workspace default.
-import { created, noContent, ok, page, parse, type RouteDef } from "../http";
+import { created, type Ctx, noContent, ok, page, parse, type RouteDef } from "../http";
 import {
   accessKeysOf, accessKeyView, bucketRegion, bucketView, corsOf, createBucket, createBucketBody, deleteBucket, deleteCors,
   deletePolicy, getBucket, listBuckets, policyOf, putCors, putCorsBody, putPolicy, putPolicyBody,
 } from "../models/storage";
-import type { Ctx } from "../http";
+// The object API on each bucket's endpoint and the storage control routes register themselves.
 import "../storage-objects";
 
 const BUCKET = "/v1/workspaces/:workspaceId/buckets/:bucket";
