@@ -13,6 +13,8 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
+  /** The emulator's own address once it listens; URLs it serves itself (bucket endpoints) start with it. */
+  baseUrl?: string;
 }
 
 type Listener = (payload: any) => void;

@@ -6,6 +6,7 @@ import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { startDnsServer } from "./dns-server";
 import { Store } from "./store";
+import { seedStorageKeys } from "./models/storage";
 
 export interface EmulatorOptions {
   port?: number;
@@ -22,6 +23,8 @@ export interface RunningEmulator extends SeedResult {
   baseUrl: string;
   /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
   dnsAddress?: string;
+  /** Storage access keys with their secrets (object API: `Authorization: Bearer <accessKeyId>:<secret>`). */
+  storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
   emu: Emu;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -35,6 +38,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ? emu.store.table<{ id: string; value: SeedResult }>("seed").get("seed")?.value
     : undefined;
   const ids = seeded ?? seed(emu.store, emu.now(), settings.defaultRegion);
+  const storageKeys = seedStorageKeys(emu.store, emu.now())
+    .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
   emu.persistTo(opts.stateFile);
   emu.save();
 
@@ -42,10 +47,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
+  const baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  emu.settings.baseUrl = baseUrl;
   const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
   return {
     ...ids,
-    baseUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    baseUrl,
+    storageKeys,
     ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
     emu,
     app,

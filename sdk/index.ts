@@ -14,4 +14,6 @@ export { MailDomainVerification } from "./mailDomainVerification";
 export { Suppression } from "./suppression";
 export { VerifiedMailDomain, type VerifiedMailDomainArgs } from "./verifiedMailDomain";
 export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from "./mailFunctions";
+export { Bucket } from "./bucket";
+export { getBucket, getBucketOutput, getStorageAccessKeys, getStorageAccessKeysOutput } from "./storageFunctions";
 export * from "./types";

@@ -2,6 +2,138 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
+ * The arguments of a Bucket.
+ */
+export interface BucketArgs {
+  /**
+   * The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every
+   * rule.
+   */
+  corsRules?: pulumi.Input<pulumi.Input<CorsRuleArgs>[]>;
+  /**
+   * Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket
+   * that holds objects fails.
+   */
+  forceDestroy?: pulumi.Input<boolean>;
+  /**
+   * Bucket name, unique across the whole service. Omitted, it is the logical name plus a random
+   * suffix, generated once and kept. Changing it replaces the bucket.
+   */
+  name?: pulumi.Input<string>;
+  /**
+   * The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key
+   * order and whitespace are not changes. Omitted: not managed.
+   */
+  policy?: pulumi.Input<any>;
+  /**
+   * Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.
+   */
+  region?: pulumi.Input<string>;
+  /**
+   * PRIVATE (the default) or PUBLIC_READ (anyone may read objects at publicBaseUrl). No route
+   * changes it, so a change replaces the bucket.
+   */
+  visibility?: pulumi.Input<"PRIVATE" | "PUBLIC_READ">;
+  /**
+   * Workspace to create the bucket in. Defaults to cloudplatform:workspaceId, or the only workspace
+   * the key reaches. Changing it replaces the bucket.
+   */
+  workspaceId?: pulumi.Input<string>;
+}
+
+export interface CorsRuleArgs {
+  /**
+   * Request headers a preflight may ask for.
+   */
+  allowedHeaders?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+   */
+  allowedMethods: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Origins the rule allows, e.g. https://app.example.com or *.
+   */
+  allowedOrigins: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Response headers the browser may read.
+   */
+  exposeHeaders?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * How long a browser may cache the preflight answer, in seconds.
+   */
+  maxAgeSeconds?: pulumi.Input<number>;
+}
+
+/**
+ * The output properties of a Bucket.
+ */
+export interface BucketState {
+  /**
+   * The CORS rules, when the program manages them.
+   */
+  readonly corsRules: CorsRule[] | null;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Address of the bucket's object API.
+   */
+  readonly endpoint: string | null;
+  /**
+   * Whether destroy deletes the bucket's objects too.
+   */
+  readonly forceDestroy: boolean;
+  /**
+   * Bucket name.
+   */
+  readonly name: string;
+  /**
+   * The access-policy document as canonical JSON, when the program manages it.
+   */
+  readonly policy: string | null;
+  /**
+   * Public address of the objects; null unless PUBLIC_READ.
+   */
+  readonly publicBaseUrl: string | null;
+  /**
+   * Region the bucket lives in.
+   */
+  readonly region: string;
+  /**
+   * PRIVATE or PUBLIC_READ (the set is open).
+   */
+  readonly visibility: string | null;
+  /**
+   * Workspace that owns the bucket.
+   */
+  readonly workspaceId: string;
+}
+
+export interface CorsRule {
+  /**
+   * Request headers a preflight may ask for.
+   */
+  readonly allowedHeaders: string[] | null;
+  /**
+   * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+   */
+  readonly allowedMethods: string[];
+  /**
+   * Origins the rule allows, e.g. https://app.example.com or *.
+   */
+  readonly allowedOrigins: string[];
+  /**
+   * Response headers the browser may read.
+   */
+  readonly exposeHeaders: string[] | null;
+  /**
+   * How long a browser may cache the preflight answer, in seconds.
+   */
+  readonly maxAgeSeconds: number | null;
+}
+
+/**
  * The arguments of a DnsRecord.
  */
 export interface DnsRecordArgs {
@@ -1209,6 +1341,70 @@ export interface SuppressionState {
 }
 
 /**
+ * The arguments of getBucket.
+ */
+export interface GetBucketArgs {
+  /**
+   * The bucket's name.
+   */
+  readonly name: string;
+  /**
+   * The bucket's region. Defaults to the workspace's.
+   */
+  readonly region?: string;
+  /**
+   * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
+   */
+  readonly workspaceId?: string;
+}
+
+/**
+ * The result of getBucket.
+ */
+export interface GetBucketResult {
+  /**
+   * The CORS rules, when the program manages them.
+   */
+  readonly corsRules: CorsRule[] | null;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Address of the bucket's object API.
+   */
+  readonly endpoint: string | null;
+  /**
+   * The bucket's name.
+   */
+  readonly id: string;
+  /**
+   * Bucket name.
+   */
+  readonly name: string;
+  /**
+   * The access-policy document as canonical JSON, when the program manages it.
+   */
+  readonly policy: string | null;
+  /**
+   * Public address of the objects; null unless PUBLIC_READ.
+   */
+  readonly publicBaseUrl: string | null;
+  /**
+   * Region the bucket lives in.
+   */
+  readonly region: string;
+  /**
+   * PRIVATE or PUBLIC_READ (the set is open).
+   */
+  readonly visibility: string | null;
+  /**
+   * Workspace that owns the bucket.
+   */
+  readonly workspaceId: string;
+}
+
+/**
  * The arguments of getDnsZone.
  */
 export interface GetDnsZoneArgs {
@@ -1467,8 +1663,66 @@ export interface GetServiceResult {
   readonly url: string | null;
 }
 
+/**
+ * The arguments of getStorageAccessKeys.
+ */
+export interface GetStorageAccessKeysArgs {
+  /**
+   * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
+   */
+  readonly workspaceId?: string;
+}
+
+/**
+ * The result of getStorageAccessKeys.
+ */
+export interface GetStorageAccessKeysResult {
+  /**
+   * The keys, as the API lists them.
+   */
+  readonly keys: StorageAccessKey[];
+}
+
+export interface StorageAccessKey {
+  /**
+   * The access key id (safe to show; the secret is never returned).
+   */
+  readonly accessKeyId: string;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * The key's id.
+   */
+  readonly id: string;
+  /**
+   * What the key is for.
+   */
+  readonly name: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+}
+
 /** @internal Output property names and always-secret outputs of each resource. */
 export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
+  "Bucket": {
+    "outputs": [
+      "name",
+      "region",
+      "visibility",
+      "workspaceId",
+      "corsRules",
+      "policy",
+      "forceDestroy",
+      "endpoint",
+      "publicBaseUrl",
+      "createdAt"
+    ],
+    "secretOutputs": []
+  },
   "DnsRecord": {
     "outputs": [
       "zoneId",

@@ -1,0 +1,245 @@
+// Object storage (infrastructure routes §2.6, §4.8): buckets with their CORS rules and access
+// policy, the objects they hold, and the workspace's storage access keys. Bucket names are unique
+// across the whole service; every bucket route resolves the bucket in one region (the `region`
+// query, else the workspace default), so a bucket looked up in another region is not found.
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Workspace } from "../auth";
+import type { Emu } from "../emu";
+import { badRequest, conflict, notFound } from "../errors";
+import type { Store } from "../store";
+import { newId } from "../store";
+import { checkRegion } from "./projects";
+
+export interface Bucket {
+  id: string;
+  workspaceId: string;
+  name: string;
+  region: string;
+  visibility: "PRIVATE" | "PUBLIC_READ";
+  createdAt: string;
+}
+
+export interface CorsRule {
+  allowedMethods: string[];
+  allowedOrigins: string[];
+  allowedHeaders: string[] | null;
+  exposeHeaders: string[] | null;
+  maxAgeSeconds: number | null;
+}
+interface CorsRow extends CorsRule {
+  id: string;
+  bucketId: string;
+  position: number;
+}
+interface PolicyRow {
+  id: string;
+  policy: string;
+  updatedAt: string;
+}
+export interface StoredObject {
+  id: string;
+  bucketId: string;
+  key: string;
+  contentType: string;
+  /** base64 of the bytes, so the state file stays JSON. */
+  body: string;
+  size: number;
+  etag: string;
+  lastModified: string;
+}
+export interface StorageAccessKey {
+  id: string;
+  workspaceId: string;
+  name: string;
+  accessKeyId: string;
+  secret: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---- bodies ----
+export const BUCKET_NAME = /^[a-z0-9.-]{3,63}$/;
+export const createBucketBody = z.object({
+  name: z.string().regex(BUCKET_NAME, "must be 3 to 63 characters: lowercase letters, digits, '.' and '-'"),
+  visibility: z.enum(["PRIVATE", "PUBLIC_READ"], { error: "must be PRIVATE or PUBLIC_READ" }).optional(),
+});
+
+export const CORS_METHODS = ["GET", "PUT", "POST", "DELETE", "HEAD"] as const;
+const corsRule = z.object({
+  allowedMethods: z.array(z.enum(CORS_METHODS, { error: `must be one of ${CORS_METHODS.join(", ")}` })).min(1, "must list at least one method"),
+  allowedOrigins: z.array(z.string().min(1, "must not be empty")).min(1, "must list at least one origin"),
+  allowedHeaders: z.array(z.string()).nullish(),
+  exposeHeaders: z.array(z.string()).nullish(),
+  maxAgeSeconds: z.number().int("must be an integer").min(0, "must not be negative").nullish(),
+});
+/** The PUT body is not shown in the spec: `{rules: [...]}`, or a bare array of rules. */
+export const putCorsBody = z.object({ rules: z.array(corsRule).max(100, "at most 100 rules") });
+export const putPolicyBody = z.object({ policy: z.string({ error: "must be a string holding a JSON document" }) });
+
+const buckets = (emu: Emu) => emu.store.table<Bucket>("buckets");
+const corsRows = (emu: Emu) => emu.store.table<CorsRow>("bucketCorsRules");
+const policies = (emu: Emu) => emu.store.table<PolicyRow>("bucketPolicies");
+export const objects = (emu: Emu) => emu.store.table<StoredObject>("bucketObjects");
+const accessKeys = (store: Store) => store.table<StorageAccessKey>("storageAccessKeys");
+
+// ---- buckets ----
+/** The region a bucket route works in: the `region` query, else the workspace default. */
+export function bucketRegion(emu: Emu, ws: Workspace, query: Record<string, unknown>): string {
+  const region = typeof query.region === "string" && query.region !== "" ? query.region : undefined;
+  checkRegion(region);
+  return region ?? ws.defaultRegion ?? emu.settings.defaultRegion;
+}
+
+export function createBucket(emu: Emu, ws: Workspace, region: string, input: z.infer<typeof createBucketBody>): Bucket {
+  const held = buckets(emu).find((b) => b.name === input.name);
+  if (held && held.workspaceId === ws.id) {
+    throw conflict(`name: a bucket named '${input.name}' already exists in this workspace (region ${held.region})`);
+  }
+  if (held) {
+    throw conflict(`name: the bucket name '${input.name}' is taken by another workspace; bucket names are unique across the whole service, so choose another`);
+  }
+  return buckets(emu).insert({
+    id: newId(), workspaceId: ws.id, name: input.name, region, visibility: input.visibility ?? "PRIVATE", createdAt: emu.now(),
+  });
+}
+
+export function listBuckets(emu: Emu, ws: Workspace, region: string): Bucket[] {
+  return buckets(emu).where((b) => b.workspaceId === ws.id && b.region === region).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
+export function getBucket(emu: Emu, ws: Workspace, region: string, name: string): Bucket {
+  const b = buckets(emu).find((x) => x.workspaceId === ws.id && x.name === name && x.region === region);
+  if (!b) throw notFound("Bucket", `'${name}' in region ${region}`);
+  return b;
+}
+
+export function deleteBucket(emu: Emu, b: Bucket, force: boolean): void {
+  const held = objectsOf(emu, b.id);
+  if (held.length > 0 && !force) {
+    throw conflict(`Bucket '${b.name}' holds ${held.length} object${held.length === 1 ? "" : "s"}; delete them first, or pass force=true to delete the bucket and its objects`);
+  }
+  for (const o of held) objects(emu).delete(o.id);
+  for (const r of corsRows(emu).where((r) => r.bucketId === b.id)) corsRows(emu).delete(r.id);
+  policies(emu).delete(b.id);
+  buckets(emu).delete(b.id);
+}
+
+// ---- CORS ----
+export function corsOf(emu: Emu, b: Bucket): CorsRule[] {
+  return corsRows(emu).where((r) => r.bucketId === b.id).sort((x, y) => x.position - y.position).map(corsView);
+}
+
+export function putCors(emu: Emu, b: Bucket, rules: z.infer<typeof putCorsBody>["rules"]): void {
+  deleteCors(emu, b);
+  rules.forEach((r, position) =>
+    corsRows(emu).insert({
+      id: newId(), bucketId: b.id, position,
+      allowedMethods: r.allowedMethods, allowedOrigins: r.allowedOrigins,
+      allowedHeaders: r.allowedHeaders ?? null, exposeHeaders: r.exposeHeaders ?? null, maxAgeSeconds: r.maxAgeSeconds ?? null,
+    }),
+  );
+}
+
+export function deleteCors(emu: Emu, b: Bucket): void {
+  for (const r of corsRows(emu).where((r) => r.bucketId === b.id)) corsRows(emu).delete(r.id);
+}
+
+// ---- policy ----
+export function policyOf(emu: Emu, b: Bucket): string | null {
+  return policies(emu).get(b.id)?.policy ?? null;
+}
+
+export function putPolicy(emu: Emu, b: Bucket, policy: string): void {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(policy);
+  } catch {
+    throw badRequest("policy: must be valid JSON text (an access-policy document)");
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw badRequest("policy: must be a JSON object (an access-policy document)");
+  policies(emu).insert({ id: b.id, policy, updatedAt: emu.now() });
+}
+
+/** Removing the policy makes the bucket private (§4.8). */
+export function deletePolicy(emu: Emu, b: Bucket): void {
+  policies(emu).delete(b.id);
+  buckets(emu).update(b.id, { visibility: "PRIVATE" });
+}
+
+// ---- objects ----
+export function objectsOf(emu: Emu, bucketId: string): StoredObject[] {
+  return objects(emu).where((o) => o.bucketId === bucketId).sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export function putObject(emu: Emu, b: Bucket, key: string, body: Buffer, contentType: string): StoredObject {
+  if (!key || key.length > 1024) throw badRequest("key: must be 1 to 1024 characters");
+  const existing = objects(emu).find((o) => o.bucketId === b.id && o.key === key);
+  const row: StoredObject = {
+    id: existing?.id ?? newId(), bucketId: b.id, key, contentType, body: body.toString("base64"), size: body.length,
+    etag: createHash("md5").update(body).digest("hex"), lastModified: emu.now(),
+  };
+  return objects(emu).insert(row);
+}
+
+// ---- access keys ----
+/** Two storage access keys per workspace, made once; a reset keeps them (seed-tables.ts). */
+export function seedStorageKeys(store: Store, nowIso: string): StorageAccessKey[] {
+  const table = accessKeys(store);
+  for (const ws of store.table<Workspace>("workspaces").all()) {
+    if (table.find((k) => k.workspaceId === ws.id)) continue;
+    for (const name of ["default", "ci uploads"]) {
+      table.insert({
+        id: newId(), workspaceId: ws.id, name,
+        accessKeyId: `SK${randomBytes(9).toString("hex").toUpperCase()}`,
+        secret: randomBytes(24).toString("base64url"),
+        createdAt: nowIso, updatedAt: nowIso,
+      });
+    }
+  }
+  return table.all();
+}
+
+export function accessKeysOf(emu: Emu, ws: Workspace): StorageAccessKey[] {
+  return accessKeys(emu.store).where((k) => k.workspaceId === ws.id);
+}
+
+/** The key named by `Authorization: Bearer <accessKeyId>:<secret>`, if the pair is valid. */
+export function accessKeyFor(emu: Emu, header: string | undefined): StorageAccessKey | undefined {
+  const m = /^Bearer\s+([^:\s]+):(\S+)$/i.exec(header ?? "");
+  if (!m) return undefined;
+  const key = accessKeys(emu.store).find((k) => k.accessKeyId === m[1]);
+  return key && key.secret === m[2] ? key : undefined;
+}
+
+// ---- views ----
+/** The object API's address, served by the emulator itself (storage-objects.ts). */
+export function endpointOf(emu: Emu, b: Bucket): string {
+  return `${emu.settings.baseUrl ?? "http://127.0.0.1"}/_storage/${b.region}/${b.name}`;
+}
+
+export const bucketView = (emu: Emu, b: Bucket) => ({
+  name: b.name,
+  region: b.region,
+  endpoint: endpointOf(emu, b),
+  publicBaseUrl: b.visibility === "PUBLIC_READ" ? endpointOf(emu, b) : null,
+  visibility: b.visibility,
+  createdAt: b.createdAt,
+});
+
+const corsView = (r: CorsRow): CorsRule => ({
+  allowedMethods: r.allowedMethods,
+  allowedOrigins: r.allowedOrigins,
+  allowedHeaders: r.allowedHeaders,
+  exposeHeaders: r.exposeHeaders,
+  maxAgeSeconds: r.maxAgeSeconds,
+});
+
+export const accessKeyView = (k: StorageAccessKey) => ({
+  id: k.id, name: k.name, accessKeyId: k.accessKeyId, createdAt: k.createdAt, updatedAt: k.updatedAt,
+});
+
+export const objectView = (o: StoredObject) => ({
+  key: o.key, size: o.size, etag: o.etag, contentType: o.contentType, lastModified: o.lastModified,
+});

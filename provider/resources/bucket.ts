@@ -1,0 +1,245 @@
+// Bucket: an object storage bucket with its CORS rules and access policy (infrastructure routes
+// §2.6, §4.8). Names are unique across the whole service, so an omitted name is generated from the
+// logical name plus a random suffix, once, and kept. No route renames a bucket, moves it or changes
+// its visibility, so those replace it; CORS rules and the policy have their own PUT/DELETE routes.
+import { z } from "zod";
+import { defineFunction } from "../functions";
+import { CorsResponse, PolicyResponse, type V1CorsRule, V1StorageBucket } from "../api/storage";
+import {
+  checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
+  isUnknown, ResourceInitError, same,
+} from "./framework";
+import { ConflictError } from "../client";
+import { autoName, canonicalJson, canonicalPolicy, corsRule, type CorsRule, normaliseRules } from "./bucketRules";
+import { id, regionKey } from "./rules";
+
+// ---- schemas ----
+export const BUCKET_NAME = /^[a-z0-9.-]{3,63}$/;
+
+export const bucketInputs = z.object({
+  name: z.string({ error: "must be a string" })
+    .regex(BUCKET_NAME, "must be 3 to 63 characters: lowercase letters, digits, '.' and '-'")
+    .describe("Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.")
+    .optional(),
+  region: regionKey.describe("Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.").optional(),
+  visibility: z.enum(["PRIVATE", "PUBLIC_READ"], { error: "must be PRIVATE or PUBLIC_READ" })
+    .describe("PRIVATE (the default) or PUBLIC_READ (anyone may read objects at publicBaseUrl). No route changes it, so a change replaces the bucket.")
+    .optional(),
+  workspaceId: id("Workspace to create the bucket in. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the bucket.").optional(),
+  corsRules: z.array(corsRule).describe("The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.").optional(),
+  policy: z.union([z.string(), z.record(z.string(), z.unknown())], { error: "must be a JSON string or an object" })
+    .superRefine(policyRule)
+    .describe("The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.")
+    .optional(),
+  forceDestroy: z.boolean({ error: "must be a boolean" })
+    .describe("Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.")
+    .optional(),
+});
+/** After check: the policy is canonical JSON text and the CORS rules are in normal form. */
+export type BucketInputs = Omit<z.infer<typeof bucketInputs>, "policy" | "corsRules"> & { policy?: string; corsRules?: CorsRule[]; __autoNamed?: boolean };
+
+export const bucketOutputs = z.object({
+  name: z.string().describe("Bucket name."),
+  region: z.string().describe("Region the bucket lives in."),
+  visibility: z.string().nullable().describe("PRIVATE or PUBLIC_READ (the set is open)."),
+  workspaceId: z.string().describe("Workspace that owns the bucket."),
+  corsRules: z.array(corsRule).nullable().describe("The CORS rules, when the program manages them."),
+  policy: z.string().nullable().describe("The access-policy document as canonical JSON, when the program manages it."),
+  forceDestroy: z.boolean().describe("Whether destroy deletes the bucket's objects too."),
+  endpoint: z.string().nullable().describe("Address of the bucket's object API."),
+  publicBaseUrl: z.string().nullable().describe("Public address of the objects; null unless PUBLIC_READ."),
+  createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
+});
+export type BucketOutputs = Omit<z.infer<typeof bucketOutputs>, "corsRules"> & { corsRules: CorsRule[] | null; __autoNamed?: boolean };
+
+const DIFF = {
+  replace: ["name", "region", "workspaceId", "visibility"],
+  update: ["corsRules", "policy", "forceDestroy"],
+  defaulted: ["region", "workspaceId", "visibility", "corsRules", "policy"],
+};
+
+export const Bucket = defineResource<BucketInputs, BucketOutputs>({
+  token: "cloudplatform:index:Bucket",
+  description: "An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.",
+  inputs: bucketInputs,
+  outputs: bucketOutputs,
+
+  // ---- check ----
+  check(olds, news) {
+    // The SDK passes the logical name (the engine gives check no URN). A generated name is kept,
+    // unless a change is sure to replace the bucket: the replacement then gets a fresh name, so it
+    // can be created before the old one is deleted.
+    const { __logicalName, __autoNamed: _, ...given } = news;
+    const autoNamed = given.name === undefined;
+    const replacing = DIFF.replace.some((k) => k !== "name" && (olds as Record<string, unknown>)[k] !== undefined && given[k] !== undefined
+      && !isUnknown(given[k]) && !same((olds as Record<string, unknown>)[k], given[k]));
+    if (autoNamed) given.name = olds.__autoNamed && olds.name && !replacing ? olds.name : autoName(String(__logicalName ?? "bucket"));
+    const r = checkWith<BucketInputs>(bucketInputs, given);
+    if (!r.inputs) return r;
+    const i = r.inputs as Record<string, unknown>;
+    if (Array.isArray(i.corsRules)) i.corsRules = normaliseRules(i.corsRules as CorsRule[]);
+    if (i.policy !== undefined && !isUnknown(i.policy)) i.policy = canonicalJson(typeof i.policy === "string" ? JSON.parse(i.policy) : i.policy);
+    if (autoNamed) i.__autoNamed = true;
+    return r;
+  },
+
+  // ---- diff ----
+  diff(_id, olds, news) {
+    const d = diffWith(olds, { ...news, forceDestroy: news.forceDestroy ?? false }, DIFF);
+    // A replacement that keeps the name must delete the old bucket first: names are unique.
+    return { ...d, deleteBeforeReplace: !!d.replaces?.length && !isUnknown(news.name) && olds.name === news.name };
+  },
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
+    const b = await ctx.client.create(bucketsPath(workspaceId), { name: inputs.name, ...(inputs.visibility ? { visibility: inputs.visibility } : {}) }, {
+      query: { region: inputs.region }, schema: V1StorageBucket,
+    });
+    const region = b.region ?? inputs.region ?? "";
+    const outs = toOutputs(b, { workspaceId, region, corsRules: null, policy: null, inputs });
+    try {
+      outs.corsRules = await applyCors(ctx, outs, undefined, inputs.corsRules);
+      outs.policy = await applyPolicy(ctx, outs, undefined, inputs.policy);
+    } catch (err) {
+      throw new ResourceInitError(`bucket ${b.name} was created, but setting its CORS rules or policy failed: ${(err as Error).message}`, b.name, outs);
+    }
+    return { id: b.name, outs };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const b = await findBucket(ctx, olds.workspaceId, id, olds.region);
+    if (!b) return {};
+    const loc = { workspaceId: olds.workspaceId, region: b.region ?? olds.region };
+    const corsRules = olds.corsRules != null ? normaliseRules(await readCors(ctx, loc, b.name)) : null;
+    const live = olds.policy != null ? await readPolicy(ctx, loc, b.name) : null;
+    const outs = toOutputs(b, { ...loc, corsRules, policy: canonicalPolicy(live), inputs: olds });
+    // A policy removed out of band is null here: the program's policy then shows as a change, and up puts it back.
+    const inputs: Record<string, unknown> = { name: outs.name, region: outs.region, forceDestroy: outs.forceDestroy };
+    if (olds.__autoNamed) inputs.__autoNamed = true;
+    if (outs.visibility) inputs.visibility = outs.visibility;
+    if (corsRules) inputs.corsRules = corsRules;
+    if (outs.policy) inputs.policy = outs.policy;
+    return { id, props: outs, inputs: inputs as BucketInputs };
+  },
+
+  // ---- update ----
+  async update(ctx, _id, olds, news) {
+    const outs: BucketOutputs = { ...olds, forceDestroy: news.forceDestroy ?? false };
+    if (news.corsRules !== undefined) outs.corsRules = await applyCors(ctx, olds, olds.corsRules, news.corsRules);
+    if (news.policy !== undefined) outs.policy = await applyPolicy(ctx, olds, olds.policy, news.policy);
+    return { outs };
+  },
+
+  // ---- delete ----
+  async delete(ctx, id, olds) {
+    try {
+      await deleteIgnoringNotFound(() => ctx.client.delete(`${bucketPath(olds, id)}`, { query: { region: olds.region, force: olds.forceDestroy ? true : undefined } }));
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      throw new Error(
+        `bucket ${id} still holds objects, so it was not deleted (nothing was). To delete it with its objects, set forceDestroy: true ` +
+          `and run \`pulumi up\` before destroying; or empty the bucket first. (${err.message})`,
+      );
+    }
+  },
+});
+
+// ---- settings: CORS and policy, written only when they differ ----
+type Where = { workspaceId: string; region: string; name: string };
+
+async function applyCors(ctx: Context, b: Where, olds: CorsRule[] | null | undefined, news: CorsRule[] | undefined): Promise<CorsRule[] | null> {
+  if (news === undefined) return olds ?? null;
+  if (olds && JSON.stringify(olds) === JSON.stringify(news)) return news;
+  if (news.length === 0) await ctx.client.delete(`${bucketPath(b)}/cors`, { query: { region: b.region } });
+  else await ctx.client.put(`${bucketPath(b)}/cors`, { rules: news }, { query: { region: b.region } });
+  return news;
+}
+
+async function applyPolicy(ctx: Context, b: Where, olds: string | null | undefined, news: string | undefined): Promise<string | null> {
+  if (news === undefined) return olds ?? null;
+  if (olds === news) return news;
+  await ctx.client.put(`${bucketPath(b)}/policy`, { policy: news }, { query: { region: b.region } });
+  return news;
+}
+
+// ---- finders ----
+export const bucketsPath = (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/buckets`;
+const bucketPath = (b: { workspaceId: string; name: string }, name = b.name) => `${bucketsPath(b.workspaceId)}/${encodeURIComponent(name)}`;
+
+/** There is no GET of one bucket: the region's list is searched by name. */
+export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string): Promise<V1StorageBucket | undefined> {
+  const ws = workspaceId || (await ctx.workspaceId());
+  const all = await findOrUndefined(() => ctx.client.list(bucketsPath(ws), { query: { region }, item: V1StorageBucket }));
+  return all?.find((b) => b.name === name);
+}
+
+export const readCors = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<V1CorsRule[]> =>
+  ctx.client.get(`${bucketPath({ ...loc, name })}/cors`, { query: { region: loc.region }, schema: CorsResponse });
+
+export const readPolicy = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<string | null> =>
+  ctx.client.get(`${bucketPath({ ...loc, name })}/policy`, { query: { region: loc.region }, schema: PolicyResponse });
+
+// ---- mappers ----
+function toOutputs(
+  b: V1StorageBucket,
+  s: { workspaceId: string; region: string; corsRules: CorsRule[] | null; policy: string | null; inputs: { forceDestroy?: boolean; __autoNamed?: boolean } },
+): BucketOutputs {
+  return {
+    name: b.name,
+    region: b.region ?? s.region,
+    visibility: b.visibility ?? null,
+    workspaceId: s.workspaceId,
+    corsRules: s.corsRules,
+    policy: s.policy,
+    forceDestroy: s.inputs.forceDestroy ?? false,
+    endpoint: b.endpoint ?? null,
+    publicBaseUrl: b.publicBaseUrl ?? null,
+    createdAt: b.createdAt ?? null,
+    // Kept in state so a refresh does not forget that the name was generated (check reuses it).
+    ...(s.inputs.__autoNamed ? { __autoNamed: true } : {}),
+  };
+}
+
+/** A policy given as text must hold a JSON object (an access-policy document). */
+function policyRule(value: string | Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (typeof value !== "string") return;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: `is not valid JSON (${(err as Error).message})` });
+    return;
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) ctx.addIssue({ code: "custom", message: "must be a JSON object (an access-policy document)" });
+}
+
+// ---- functions (described for schema.json; implemented in sdk/storageFunctions.ts) ----
+defineFunction("getBucket", {
+  token: "cloudplatform:index:getBucket",
+  description: "Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.",
+  inputs: z.object({
+    name: z.string().describe("The bucket's name."),
+    region: z.string().describe("The bucket's region. Defaults to the workspace's.").optional(),
+    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
+  }),
+  outputs: bucketOutputs.omit({ forceDestroy: true }).extend({ id: z.string().describe("The bucket's name.") }),
+});
+
+defineFunction("getStorageAccessKeys", {
+  token: "cloudplatform:index:getStorageAccessKeys",
+  description: "Lists the workspace's storage access keys: ids only, never secrets.",
+  inputs: z.object({
+    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
+  }),
+  outputs: z.object({
+    keys: z.array(z.object({
+      id: z.string().describe("The key's id."),
+      name: z.string().nullable().describe("What the key is for."),
+      accessKeyId: z.string().describe("The access key id (safe to show; the secret is never returned)."),
+      createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
+      updatedAt: z.string().nullable().describe("Last change (ISO 8601)."),
+    }).meta({ typeName: "StorageAccessKey" })).describe("The keys, as the API lists them."),
+  }),
+});
