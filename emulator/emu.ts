@@ -13,6 +13,10 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
+  /** The emulator's own address, known once it listens; presigned upload and site URLs use it. */
+  baseUrl?: string;
+  /** Largest static upload accepted (bytes); default 50 MiB. */
+  staticUploadMaxBytes?: number;
 }
 
 type Listener = (payload: any) => void;

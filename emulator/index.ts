@@ -42,10 +42,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
+  emu.settings.baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
   return {
     ...ids,
-    baseUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    baseUrl: emu.settings.baseUrl,
     ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
     emu,
     app,
