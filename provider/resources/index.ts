@@ -12,6 +12,7 @@ import { DnsRecordSet } from "./dnsRecordSet";
 import { MailDomain } from "./mailDomain";
 import { MailDomainVerification } from "./mailDomainVerification";
 import { Suppression } from "./suppression";
+import { StaticSite } from "./staticSite";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,
@@ -20,4 +21,5 @@ export const resources: Record<string, ResourceDefinition> = {
   EnvVar,
   SecretFile,
   DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
+  StaticSite,
 };
