@@ -294,7 +294,12 @@ export function serveSite(emu: Emu, label: string, rawPath: string): { status: n
   if (site.suspension !== "NONE") return text(503, `Site '${label}' is suspended`);
   const content = liveContent(emu, site);
   if (!content) return text(503, `Site '${label}' has no live deploy yet`);
-  const path = decodeURIComponent(rawPath).replace(/^\/+/, "");
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath).replace(/^\/+/, "");
+  } catch {
+    return text(400, "The path is not valid percent-encoding");
+  }
   const candidates = path === "" ? [content.indexPath] : path.endsWith("/") ? [`${path}index.html`] : [path, `${path}/index.html`, `${path}.html`];
   const hit = candidates.find((p) => content.files[p] !== undefined)
     ?? (content.spaFallback && content.files[content.indexPath] !== undefined ? content.indexPath : undefined);

@@ -142,6 +142,7 @@ test("publishing: a new STATIC service and its first deploy in the workspace's s
   expect((await fetchSite(live.url, "/about")).text).toBe("<p>about</p>");
   expect(await fetchSite(live.url, "/app.js")).toMatchObject({ status: 200, type: "text/javascript; charset=utf-8" });
   expect((await fetchSite(live.url, "/missing/route")).status).toBe(404);
+  expect((await fetchSite(live.url, "/%E0%A4%A")).status).toBe(400);
 });
 
 test("a static deploy replaces the content in place: same URL, the new content served once the deploy is live", async () => {
@@ -173,6 +174,12 @@ test("a static deploy replaces the content in place: same URL, the new content s
   expect((await fetchSite(url)).text).toBe("<h1>v3</h1>");
   expect((await fetchSite(url, "/deep/link")).status).toBe(404);
   expect((await api.get<any>(`/v1/services/${first.site.id}`)).build.staticSpa).toBe(false);
+
+  // A rollback to the first deploy serves that deploy's content and settings again.
+  await api.create(`/v1/deploys/${first.deploy.id}/rollback`, undefined);
+  await advance(SETTLE);
+  expect((await fetchSite(url)).text).toBe("<h1>v1</h1>");
+  expect((await fetchSite(url, "/deep/link")).text).toBe("<h1>v1</h1>");
 
   // Only STATIC services take static deploys.
   const web = await api.create<any>(`/v1/environments/${envId}/services`, { name: "api", type: "WEB", image: "nginx:1.27" });
