@@ -54,6 +54,8 @@ export interface ScopeRule {
   areas: Area[];
   /** The route changes mail configuration: sandbox keys are refused (§4.3 rule 5). */
   mailConfig?: boolean;
+  /** Any one of `areas` suffices (static uploads and deploys: DEPLOYS or PLATFORM_API, §5.4). */
+  anyArea?: boolean;
 }
 
 export const SCOPES = {
@@ -68,6 +70,8 @@ export const SCOPES = {
   /** The short mail-domain and suppression routes need both areas together (§4.8). */
   Rep: { level: "READ", areas: ["EMAIL_SEND", "PLATFORM_API"] },
   Wep: { level: "WRITE", areas: ["EMAIL_SEND", "PLATFORM_API"], mailConfig: true },
+  /** Uploading to an existing static site: DEPLOYS (conventions §5.4) or PLATFORM_API (the route table). */
+  Wdp: { level: "WRITE", areas: ["DEPLOYS", "PLATFORM_API"], anyArea: true },
 } satisfies Record<string, ScopeRule>;
 export type ScopeName = keyof typeof SCOPES;
 
@@ -167,8 +171,10 @@ export function authenticate(
     throw forbidden("A sandbox key can read domains and suppressions but cannot change them");
   }
   // A sandbox key reads domains and suppressions with its email scope alone (§4.3 rule 5).
-  const needed = key.kind === "mail_test" ? [rule.level, "EMAIL_SEND"] : [rule.level, ...rule.areas];
-  const missing = needed.filter((s) => !key.scopes.includes(s as Level | Area));
+  const needed = key.kind === "mail_test" ? [rule.level, "EMAIL_SEND"]
+    : rule.anyArea ? [rule.level, rule.areas.join(" or ")] : [rule.level, ...rule.areas];
+  const has = (s: string) => s.split(" or ").some((one) => key.scopes.includes(one as Level | Area));
+  const missing = needed.filter((s) => !has(s));
   if (missing.length > 0) {
     throw forbidden(`Missing scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: this route needs ${needed.join(" + ")}`);
   }

@@ -13,8 +13,10 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
-  /** The emulator's own address once it listens; URLs it serves itself (bucket endpoints) start with it. */
+  /** The emulator's own address, known once it listens; URLs it serves itself (bucket endpoints, presigned uploads, sites) start with it. */
   baseUrl?: string;
+  /** Largest static upload accepted (bytes); default 50 MiB. */
+  staticUploadMaxBytes?: number;
 }
 
 type Listener = (payload: any) => void;

@@ -16,4 +16,5 @@ export { VerifiedMailDomain, type VerifiedMailDomainArgs } from "./verifiedMailD
 export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from "./mailFunctions";
 export { Bucket } from "./bucket";
 export { getBucket, getBucketOutput, getStorageAccessKeys, getStorageAccessKeysOutput } from "./storageFunctions";
+export { StaticSite } from "./staticSite";
 export * from "./types";

@@ -1304,6 +1304,90 @@ export interface ServiceSecretFile {
 }
 
 /**
+ * The arguments of a StaticSite.
+ */
+export interface StaticSiteArgs {
+  /**
+   * Environment the site lives in; omitted means the workspace's static-sites project. Changing it
+   * replaces the site.
+   */
+  environmentId?: pulumi.Input<string>;
+  /**
+   * Page served at '/'; default index.html. Changing it deploys in place.
+   */
+  indexPath?: pulumi.Input<string>;
+  /**
+   * Site (service) name, unique within the environment; defaults to the resource's name. Changing it
+   * renames in place.
+   */
+  name?: pulumi.Input<string>;
+  /**
+   * A local directory, .zip file or .html file to publish. Relative paths are resolved against the
+   * program's directory.
+   */
+  path: pulumi.Input<string>;
+  /**
+   * Serve the index page for unknown paths (single-page app); default false. Changing it deploys in
+   * place.
+   */
+  spaFallback?: pulumi.Input<boolean>;
+  /**
+   * How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+   */
+  timeout?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a StaticSite.
+ */
+export interface StaticSiteState {
+  /**
+   * sha256 of the published files (sorted relative paths and bytes).
+   */
+  readonly contentHash: string | null;
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * The deploy that published the current content.
+   */
+  readonly deployId: string | null;
+  /**
+   * Environment the site lives in.
+   */
+  readonly environmentId: string;
+  /**
+   * Page served at '/'.
+   */
+  readonly indexPath: string;
+  /**
+   * Site (service) name.
+   */
+  readonly name: string;
+  /**
+   * The published directory or file.
+   */
+  readonly path: string;
+  /**
+   * The STATIC service behind the site (also the resource id).
+   */
+  readonly serviceId: string;
+  /**
+   * Whether unknown paths serve the index page.
+   */
+  readonly spaFallback: boolean;
+  /**
+   * The deploy wait limit used.
+   */
+  readonly timeout: string | null;
+  /**
+   * The site's public URL; it stays the same across content updates.
+   */
+  readonly url: string | null;
+}
+
+/**
  * The arguments of a Suppression.
  */
 export interface SuppressionArgs {
@@ -1919,6 +2003,22 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "dbPassword",
       "connection"
     ]
+  },
+  "StaticSite": {
+    "outputs": [
+      "path",
+      "environmentId",
+      "name",
+      "indexPath",
+      "spaFallback",
+      "timeout",
+      "contentHash",
+      "url",
+      "serviceId",
+      "deployId",
+      "createdAt"
+    ],
+    "secretOutputs": []
   },
   "Suppression": {
     "outputs": [

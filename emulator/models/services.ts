@@ -348,6 +348,8 @@ export function deleteService(emu: Emu, svc: Service): void {
   deleteDeploysOf(emu, svc.id);
   deleteRunsOf(emu, svc.id);
   services(emu).delete(svc.id);
+  // Feature models that hang rows on a service (static-site content) drop them on this.
+  emu.emit("service.deleted", svc);
 }
 
 // ---- env vars ----

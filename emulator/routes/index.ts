@@ -9,5 +9,17 @@ import { catalogueRoutes } from "./catalogue";
 import { dnsRoutes } from "./dns";
 import { mailRoutes } from "./mail";
 import { storageRoutes } from "./storage";
+import { staticSiteRoutes } from "./static-sites";
 
-export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...serviceRoutes, ...deployRoutes, ...cronRoutes, ...catalogueRoutes, ...dnsRoutes, ...mailRoutes, ...storageRoutes];
+export const allRoutes: RouteDef[] = [
+  ...identityRoutes,
+  ...projectRoutes,
+  ...serviceRoutes,
+  ...deployRoutes,
+  ...cronRoutes,
+  ...catalogueRoutes,
+  ...dnsRoutes,
+  ...mailRoutes,
+  ...storageRoutes,
+  ...staticSiteRoutes,
+];

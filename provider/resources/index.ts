@@ -13,6 +13,7 @@ import { MailDomain } from "./mailDomain";
 import { MailDomainVerification } from "./mailDomainVerification";
 import { Suppression } from "./suppression";
 import { Bucket } from "./bucket";
+import { StaticSite } from "./staticSite";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,
@@ -22,4 +23,5 @@ export const resources: Record<string, ResourceDefinition> = {
   SecretFile,
   DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
   Bucket,
+  StaticSite,
 };

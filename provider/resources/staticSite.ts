@@ -1,0 +1,190 @@
+// StaticSite: a local folder, .zip or .html file published as a STATIC service (infrastructure routes
+// §2.6, §4.9). check hashes the content, so a preview shows an update exactly when a file changed;
+// create publishes a new site, later content goes out as a static deploy in place, on the same URL.
+import { z } from "zod";
+import { V1Deploy, V1Service } from "../api/services";
+import { V1StaticSite } from "../api/staticSites";
+import {
+  checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
+  isUnknown, ResourceInitError,
+} from "./framework";
+import { DeployFailedError, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
+import { duration, id, name } from "./rules";
+import { artifactOf, contentHash, pathKind, siteFiles, uploadArtifact } from "./staticSiteContent";
+import { parseDuration } from "./waiter";
+
+// ---- schemas ----
+const INDEX_RULE = /^[A-Za-z0-9_.~@+\-/ ]{1,255}$/;
+
+export const staticSiteInputs = z.object({
+  path: z.string({ error: "must be a string" }).min(1, "must not be empty").describe("A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory."),
+  environmentId: id("Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.").optional(),
+  name: name("Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.").optional(),
+  indexPath: z.string({ error: "must be a string" })
+    .regex(INDEX_RULE, "must be a relative file path such as 'index.html'")
+    .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be relative to the site root, without '..'")
+    .refine((p) => /\.html?$/i.test(p), "must name an .html page")
+    .optional().describe("Page served at '/'; default index.html. Changing it deploys in place."),
+  spaFallback: z.boolean({ error: "must be a boolean" }).optional().describe("Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place."),
+  timeout: duration("How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.").optional(),
+});
+export type StaticSiteInputs = z.infer<typeof staticSiteInputs> & { contentHash?: string };
+
+export const staticSiteOutputs = z.object({
+  path: z.string().describe("The published directory or file."),
+  environmentId: z.string().describe("Environment the site lives in."),
+  name: z.string().describe("Site (service) name."),
+  indexPath: z.string().describe("Page served at '/'."),
+  spaFallback: z.boolean().describe("Whether unknown paths serve the index page."),
+  timeout: z.string().nullable().describe("The deploy wait limit used."),
+  contentHash: z.string().nullable().describe("sha256 of the published files (sorted relative paths and bytes)."),
+  url: z.string().nullable().describe("The site's public URL; it stays the same across content updates."),
+  serviceId: z.string().describe("The STATIC service behind the site (also the resource id)."),
+  deployId: z.string().nullable().describe("The deploy that published the current content."),
+  createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
+});
+export type StaticSiteOutputs = z.infer<typeof staticSiteOutputs>;
+
+const DIFF = {
+  update: ["path", "name", "indexPath", "spaFallback", "contentHash", "timeout"],
+  replace: ["environmentId"],
+  defaulted: ["environmentId", "name", "timeout"],
+};
+const DEFAULT_TIMEOUT = "10m";
+/** What makes a new static deploy; a path or name change alone does not. */
+const CONTENT_KEYS = ["contentHash", "indexPath", "spaFallback"] as const;
+
+export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
+  token: "cloudplatform:index:StaticSite",
+  description: "A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.",
+  inputs: staticSiteInputs,
+  outputs: staticSiteOutputs,
+
+  // ---- check ----
+  check(_olds, news) {
+    const r = checkWith<StaticSiteInputs>(staticSiteInputs, news);
+    // The path is checked, and hashed, whenever it is known, whatever the other inputs are.
+    let hash: string | undefined;
+    if (typeof news.path === "string" && news.path !== "" && !isUnknown(news.path)) {
+      const { problem } = pathKind(news.path);
+      const files = problem ? [] : siteFiles(news.path);
+      const failure = problem ?? (files.length ? undefined : `directory '${news.path}' holds no files`);
+      if (failure) return { failures: [...(r.failures ?? []), { property: "path", reason: `path: ${failure}` }] };
+      hash = contentHash(files);
+    }
+    if (!r.inputs) return r;
+    const i = r.inputs;
+    if (hash) i.contentHash = hash;
+    // Defaults are filled in, so removing a setting puts the default back.
+    if (i.indexPath === undefined) i.indexPath = "index.html";
+    if (i.spaFallback === undefined) i.spaFallback = false;
+    return r;
+  },
+
+  // ---- diff ----
+  diff: (_id, olds, news) => diffWith(olds, news, DIFF),
+
+  // ---- create ----
+  async create(ctx, inputs) {
+    const what = inputs.name ?? inputs.path;
+    const uploadId = await uploadArtifact(ctx, what, artifactOf(inputs.path));
+    const published = await ctx.client.create("/v1/static-sites", compact({
+      uploadId, environmentId: inputs.environmentId, name: inputs.name, indexPath: inputs.indexPath, spaFallback: inputs.spaFallback,
+    }), { schema: V1StaticSite });
+    const site = published.site;
+    ctx.log(`${site.name}: published as service ${site.id}; deploy ${published.deploy.id} queued`);
+    try {
+      await waitForDeploy(ctx, site.name, published.deploy.id, { timeoutMs: timeoutOf(inputs) });
+    } catch (err) {
+      // The site exists, whatever went wrong: keep it in state, so the next `up` deploys to it
+      // instead of making another. With no recorded hash, that `up` deploys the content again.
+      const message = err instanceof Error ? err.message : String(err);
+      const outs = await readOutputs(ctx, site.id, inputs, published.deploy.id).catch(() => undefined);
+      const props = { ...(outs ?? toOutputs(site, inputs, published.deploy.id)), contentHash: null };
+      throw new ResourceInitError(message, site.id, props, [message]);
+    }
+    const outs = await readOutputs(ctx, site.id, inputs, published.deploy.id);
+    if (!outs) throw new Error(`${what}: site ${site.id} disappeared right after it was published`);
+    return { id: site.id, outs };
+  },
+
+  // ---- read ----
+  async read(ctx, id, olds) {
+    const outs = await readOutputs(ctx, id, toInputs(olds), olds.deployId ?? null);
+    if (!outs) return {};
+    // A deploy made behind Pulumi's back may serve other content: shown as drift, repaired by `up`.
+    const latest = await latestDeployIfAllowed(ctx, id);
+    if (latest && olds.deployId && latest.id !== olds.deployId && latest.status === "RUNNING") {
+      outs.contentHash = `unknown: deploy ${latest.id} was made outside Pulumi`;
+      outs.deployId = latest.id;
+    }
+    return { id, props: outs, inputs: toInputs(outs) };
+  },
+
+  // ---- update ----
+  async update(ctx, id, olds, news) {
+    const site = path(id);
+    let deployId = olds.deployId ?? null;
+    if (news.name !== undefined && news.name !== olds.name) await ctx.client.patch(site, { name: news.name }, { schema: V1Service });
+    const name = news.name ?? olds.name;
+    if (CONTENT_KEYS.some((k) => news[k] !== olds[k])) {
+      const uploadId = await uploadArtifact(ctx, name, artifactOf(news.path));
+      const deploy = await ctx.client.create(`${site}/static-deploys`, { uploadId, indexPath: news.indexPath, spaFallback: news.spaFallback }, { schema: V1Deploy });
+      ctx.log(`${name}: deploy ${deploy.id} queued to replace the content in place`);
+      try {
+        await waitForDeploy(ctx, name, deploy.id, { timeoutMs: timeoutOf(news) });
+      } catch (err) {
+        // Update errors keep the previous state; the next `up` deploys the content again.
+        if (err instanceof DeployFailedError) throw new Error(err.message);
+        throw err;
+      }
+      deployId = deploy.id;
+    }
+    const outs = await readOutputs(ctx, id, news, deployId);
+    if (!outs) throw new Error(`${name}: site ${id} was deleted while it was being updated`);
+    return { outs };
+  },
+
+  // ---- delete ----
+  async delete(ctx, id) {
+    await deleteIgnoringNotFound(() => ctx.client.delete(path(id)));
+  },
+});
+
+// ---- finders ----
+export function findSite(ctx: Context, id: string): Promise<V1Service | undefined> {
+  return findOrUndefined(() => ctx.client.get(path(id), { schema: V1Service }));
+}
+
+const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
+const timeoutOf = (i: Partial<StaticSiteInputs>) => parseDuration(i.timeout ?? DEFAULT_TIMEOUT);
+
+async function readOutputs(ctx: Context, id: string, declared: Partial<StaticSiteInputs>, deployId: string | null): Promise<StaticSiteOutputs | undefined> {
+  const svc = await findSite(ctx, id);
+  return svc ? toOutputs(svc, declared, deployId) : undefined;
+}
+
+// ---- mappers ----
+/** Content settings are not readable back from the platform: they are what was last deployed. */
+function toOutputs(s: V1Service, declared: Partial<StaticSiteInputs>, deployId: string | null): StaticSiteOutputs {
+  return {
+    path: declared.path ?? "",
+    environmentId: s.environmentId,
+    name: s.name,
+    indexPath: declared.indexPath ?? "index.html",
+    spaFallback: declared.spaFallback ?? s.build.staticSpa ?? false,
+    timeout: declared.timeout ?? null,
+    contentHash: declared.contentHash ?? null,
+    url: s.url ?? null,
+    serviceId: s.id,
+    deployId,
+    createdAt: s.createdAt ?? null,
+  };
+}
+
+function toInputs(o: StaticSiteOutputs): StaticSiteInputs {
+  return compact({
+    path: o.path, environmentId: o.environmentId, name: o.name, indexPath: o.indexPath, spaFallback: o.spaFallback,
+    timeout: o.timeout ?? undefined, contentHash: o.contentHash ?? undefined,
+  });
+}

@@ -1,0 +1,57 @@
+// The static site: a local folder published as a site. up waits for the deploy; the page is fetched
+// from the emulator; a changed file shows in the preview and is deployed in place on the same URL;
+// a rename made by hand is found and repaired.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DemoKit } from "./demo-kit";
+import { ROOT } from "./pulumi-env";
+
+export async function staticSiteDemo(kit: DemoKit): Promise<void> {
+  kit.title("static-site: a local folder published as a site, updated in place");
+  // A copy of the example's folder, so the demo can change a file without touching the repository.
+  const tmp = mkdtempSync(join(tmpdir(), "static-site-demo-"));
+  const siteDir = join(tmp, "site");
+  cpSync(join(ROOT, "examples", "static-site", "site"), siteDir, { recursive: true });
+  const s = await kit.example("static-site", { siteDir });
+  const page = async (url: string) => {
+    const label = new URL(url).hostname.split(".")[0];
+    const res = await fetch(`${kit.emu.baseUrl}/_sites/${label}/`);
+    const h1 = /<h1>(.*?)<\/h1>/.exec(await res.text())?.[1];
+    return `${res.status} "${h1 ?? "?"}" (served by the emulator at ${kit.emu.baseUrl}/_sites/${label}/)`;
+  };
+  try {
+    kit.say("pulumi up (zips the folder, uploads it, publishes it and waits for the deploy to be RUNNING)");
+    const up = await s.stack.up({ onOutput: s.print });
+    const url = up.outputs.url.value as string;
+    const siteId = up.outputs.siteId.value as string;
+    kit.say(`url: ${url}, content ${up.outputs.contentHash.value}`);
+    kit.say(`GET / -> ${await page(url)}`);
+
+    kit.say("pulumi preview (expect no changes: the content hash is the same)");
+    await s.stack.preview({ onOutput: s.print, expectNoChanges: true });
+
+    kit.say("edit index.html: the heading becomes 'Acme: now open'");
+    const index = join(siteDir, "index.html");
+    writeFileSync(index, readFileSync(index, "utf8").replace("Acme: shipping soon", "Acme: now open"));
+    kit.say("pulumi preview --diff (one update: contentHash changed)");
+    await s.stack.preview({ diff: true, onOutput: s.print });
+    kit.say("pulumi up (a static deploy in place, on the same URL)");
+    const second = await s.stack.up({ onOutput: s.print });
+    kit.say(`url: ${second.outputs.url.value} (${second.outputs.url.value === url ? "unchanged" : "changed!"}), deploy ${second.outputs.deployId.value}`);
+    kit.say(`GET / -> ${await page(url)}`);
+
+    kit.say("behind Pulumi's back: rename the site's service");
+    await kit.api.patch(`/v1/services/${siteId}`, { name: "renamed-by-hand" });
+    kit.say("pulumi preview --refresh --diff (the name shows as drift)");
+    await s.stack.preview({ refresh: true, diff: true, onOutput: s.print });
+    kit.say("pulumi up --refresh (puts the name back; no new deploy)");
+    await s.stack.up({ refresh: true, onOutput: s.print });
+
+    kit.say("pulumi destroy");
+    await s.stack.destroy({ onOutput: s.print });
+  } finally {
+    await s.dispose();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
