@@ -68,6 +68,8 @@ export interface Service {
   cronCheckedAtMs: number | null;
   suspension: "NONE" | "USER" | "BILLING" | "ABUSE";
   db: DatabaseSettings | null;
+  /** Open a preview environment for every pull request (PUT previews-enabled). */
+  previewsEnabled?: boolean;
   createdAtMs: number;
   createdAt: string;
   updatedAt: string;
@@ -347,10 +349,13 @@ function health(emu: Emu, svc: Service): string {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "app";
 
+/** The host the service is served on; its url once placed. */
+export const serviceHost = (svc: Service) => `${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
+
 export function serviceUrl(emu: Emu, svc: Service): string | null {
   if (svc.type !== "WEB" && svc.type !== "STATIC") return null;
   if (serviceStatus(emu, svc) === "PROVISIONING") return null;
-  return `https://${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
+  return `https://${serviceHost(svc)}`;
 }
 
 export function serviceView(emu: Emu, svc: Service) {
@@ -378,6 +383,7 @@ export function serviceView(emu: Emu, svc: Service) {
     cron: svc.cron,
     suspension: svc.suspension,
     health: health(emu, svc),
+    previewsEnabled: svc.previewsEnabled ?? false,
     lastDeployedAt: live.length ? new Date(Math.max(...live)).toISOString() : null,
     createdAt: svc.createdAt,
     updatedAt: svc.updatedAt,
@@ -446,6 +452,8 @@ export function setSuspended(emu: Emu, svc: Service, suspended: boolean): Servic
 
 // ---- delete ----
 export function deleteService(emu: Emu, svc: Service): void {
+  // Custom domains and previews listen for this and go with the service.
+  emu.emit("service.deleting", svc);
   for (const v of envVars(emu).where((r) => r.serviceId === svc.id || r.linkedFrom === svc.id)) envVars(emu).delete(v.id);
   for (const f of secretFiles(emu).where((r) => r.serviceId === svc.id)) secretFiles(emu).delete(f.id);
   deleteDeploysOf(emu, svc.id);
