@@ -15,3 +15,7 @@ export { Suppression } from "./suppression";
 export { VerifiedMailDomain, type VerifiedMailDomainArgs } from "./verifiedMailDomain";
 export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from "./mailFunctions";
 export * from "./types";
+export { CustomDomain } from "./customDomain";
+export { CustomDomainVerification } from "./customDomainVerification";
+export { VerifiedCustomDomain, type VerifiedCustomDomainArgs } from "./verifiedCustomDomain";
+export { getCustomDomains, getCustomDomainsOutput, getPreviews, getPreviewsOutput } from "./domainFunctions";

@@ -12,6 +12,9 @@ import { DnsRecordSet } from "./dnsRecordSet";
 import { MailDomain } from "./mailDomain";
 import { MailDomainVerification } from "./mailDomainVerification";
 import { Suppression } from "./suppression";
+import { CustomDomain } from "./customDomain";
+import { CustomDomainVerification } from "./customDomainVerification";
+import "./previews";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,
@@ -20,4 +23,5 @@ export const resources: Record<string, ResourceDefinition> = {
   EnvVar,
   SecretFile,
   DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
+  CustomDomain, CustomDomainVerification,
 };
