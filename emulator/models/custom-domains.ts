@@ -9,7 +9,7 @@ import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
 import { queueDeploy } from "./deploys";
-import { derivedId, type DnsRecord, type DnsZone, domainName, isApex, recordFqdn, recordsOf, recordView, within, zonesOf } from "./dns";
+import { derivedId, type DnsZone, domainName, isApex, recordFqdn, recordsOf, recordView, within, zonesOf } from "./dns";
 import { type Answer, resolve } from "./public-dns";
 import { type Service, serviceHost, services } from "./services";
 
@@ -78,7 +78,8 @@ function redeploy(emu: Emu, serviceId: string): void {
 }
 
 // ---- the DNS target ----
-type RecordView = ReturnType<typeof recordView> & { fqdn: string };
+/** A V1DnsRecord plus its full name; zoneId is null for a record no platform zone holds. */
+type RecordView = Omit<ReturnType<typeof recordView>, "zoneId" | "type"> & { zoneId: string | null; type: string; fqdn: string };
 
 /** The workspace zone that holds the domain (longest match), if any. */
 const zoneFor = (emu: Emu, d: CustomDomain): DnsZone | undefined =>
@@ -125,7 +126,7 @@ function conflictsOf(emu: Emu, d: CustomDomain, want: { type: string; content: s
 
 /** An answer of public DNS as a V1DnsRecord: no zone of the platform holds it. */
 const publicRecord = (d: CustomDomain, a: Answer): RecordView => ({
-  id: derivedId("public-dns", a.name, a.type, a.value), zoneId: null as unknown as string, name: a.name, fqdn: a.name, type: a.type as DnsRecord["type"],
+  id: derivedId("public-dns", a.name, a.type, a.value), zoneId: null, name: a.name, fqdn: a.name, type: a.type,
   content: a.value, ttl: a.ttl, priority: a.priority, origin: "USER", editable: false, createdAt: d.createdAt, updatedAt: d.createdAt,
 });
 
@@ -137,7 +138,7 @@ export function dnsTarget(emu: Emu, d: CustomDomain) {
   const record: RecordView = existing
     ? { ...recordView(existing), fqdn: d.domain }
     : {
-        id: derivedId("custom-domain-record", d.id), zoneId: (zone?.id ?? null) as unknown as string, name: zone ? relative(d.domain, zone.name) : d.domain,
+        id: derivedId("custom-domain-record", d.id), zoneId: zone?.id ?? null, name: zone ? relative(d.domain, zone.name) : d.domain,
         fqdn: d.domain, type: want.type, content: want.content, ttl: 3600, priority: null, origin: "SERVICE", editable: true,
         createdAt: d.createdAt, updatedAt: d.createdAt,
       };
