@@ -126,7 +126,8 @@ export function failureMessage(o: CustomDomainVerificationOutputs, timedOutAfter
     lines.push(`  - conflicting: ${c.type} ${c.fqdn} "${c.content}" (${where(c)}): remove it`);
   }
   if (!lines.length) return `${head}. Last check: ${o.lastCheck ?? "none"}.`;
-  return `${head}:\n${lines.join("\n")}\nPublish the expected records exactly as shown and remove the conflicting ones, then run \`pulumi up\` again.`;
+  // Refresh re-reads the domain's DNS target, so a record held back by a conflict is published next time.
+  return `${head}:\n${lines.join("\n")}\nPublish the expected records exactly as shown and remove the conflicting ones, then run \`pulumi up --refresh\`.`;
 }
 
 // ---- mappers ----

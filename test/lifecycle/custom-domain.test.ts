@@ -1,8 +1,9 @@
 // Custom domains through the real Pulumi CLI: VerifiedCustomDomains for www and the apex reach
 // ACTIVE in a platform zone in one up (each starting a redeploy) and a preview afterwards is empty;
 // previewsEnabled changed out of band is found by refresh and repaired; a conflicting record in
-// public DNS, and one in the zone, fail the verification naming them, and the zone record the
-// program does not own is never touched; destroy leaves nothing behind.
+// public DNS, and one in the zone, fail the verification naming them; once they are removed,
+// `up --refresh` publishes and verifies; zone records the program does not own are never touched;
+// destroy leaves nothing behind.
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => emu?.close());
 
-test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled drift repaired, conflicts named, destroy leaves nothing", async () => {
+test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled drift repaired, conflicts named then cleared, destroy leaves nothing", async () => {
   await emu.control("POST", "/reset");
   emu.emu.settings.dnsPropagationMs = 1_500;
   emu.emu.settings.delegations = [];
@@ -41,20 +42,21 @@ test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled dri
 
     expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
 
-    // previewsEnabled turned off out of band: refresh finds it, up puts it back
+    // out of band: previews turned off, an A record at the other DNS host where a CNAME must go, and
+    // records in the zone the program does not own (one in the way of shop.cd-life.test)
     await api.put(`/v1/services/${out.serviceId}/previews-enabled`, { enabled: false });
-    const drift = await s.stack.preview({ refresh: true, diff: true });
-    expect(changes(drift)).toEqual({ update: 1 });
-    expect(drift.stdout).toContain("previewsEnabled");
-    const repaired = await s.stack.up({ refresh: true });
-    expect(changes(repaired)).toEqual({ update: 1 });
-    expect((await api.get<any>(`/v1/services/${out.serviceId}`)).previewsEnabled).toBe(true);
-
-    // conflicts: an A record at the other DNS host, and a record in the zone the program does not own
     const external = await emu.control("POST", "/dns/records", { name: "app.elsewhere-life.test", type: "A", value: "192.0.2.44" });
     const theirs = await api.create<any>(`/v1/dns-zones/${out.zoneId}/records`, { name: "shop", type: "A", content: "192.0.2.77" });
+    const untouched = await api.create<any>(`/v1/dns-zones/${out.zoneId}/records`, { name: "@", type: "TXT", content: "site-verification=abc123" });
     await s.stack.setAllConfig({ conflicts: { value: "true" }, conflictTimeout: { value: "3s" } });
-    const failed = await s.stack.up().then(() => undefined, (e: Error) => e);
+
+    // refresh finds the drift; the new domains are planned
+    const drift = await s.stack.preview({ refresh: true, diff: true });
+    expect(changes(drift)).toEqual({ update: 1, create: 6 });
+    expect(drift.stdout).toContain("previewsEnabled");
+
+    // up repairs previewsEnabled, and each verification fails naming what is in its way
+    const failed = await s.stack.up({ refresh: true }).then(() => undefined, (e: Error) => e);
     expect(failed).toBeDefined();
     const text = failed!.message;
     expect(text).toContain("custom domain app.elsewhere-life.test is not ACTIVE after 3s (status PENDING)");
@@ -62,17 +64,27 @@ test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled dri
     expect(text).toContain('conflicting: A app.elsewhere-life.test "192.0.2.44" (in public DNS, at the domain\'s DNS host): remove it');
     expect(text).toContain("custom domain shop.cd-life.test is not ACTIVE after 3s (status PENDING)");
     expect(text).toContain(`conflicting: A shop.cd-life.test "192.0.2.77" (in platform zone ${out.zoneId}, record ${theirs.id}): remove it`);
+    expect((await api.get<any>(`/v1/services/${out.serviceId}`)).previewsEnabled).toBe(true);
+    // the record in the way was left alone
+    expect((await api.list<any>(`/v1/dns-zones/${out.zoneId}/records`)).find((r) => r.id === theirs.id)).toMatchObject({ content: "192.0.2.77" });
 
-    // dropping them removes only what the program made; the zone's other record is untouched
-    await s.stack.setConfig("conflicts", { value: "false" });
-    const dropped = await s.stack.up();
-    expect(changes(dropped)).toEqual({ delete: 6 });
-    const after = await api.list<any>(`/v1/dns-zones/${out.zoneId}/records`);
-    expect(after.find((r) => r.id === theirs.id)).toMatchObject({ name: "shop", content: "192.0.2.77", updatedAt: theirs.updatedAt });
-    expect((await api.list<any>(`/v1/services/${out.serviceId}/custom-domains`)).map((d) => d.domain).sort()).toEqual(["cd-life.test", "www.cd-life.test"]);
+    // the conflicts removed (and the CNAME published at the other host), `up --refresh` finishes the job
+    await api.delete(`/v1/dns-records/${theirs.id}`);
+    await emu.control("DELETE", `/dns/records/${external.id}`);
+    const cname = await emu.control("POST", "/dns/records", { name: "app.elsewhere-life.test", type: "CNAME", value: host });
+    await emu.control("POST", "/time", { advanceMs: 2_000 });
+    // refresh re-verifies: app.elsewhere-life.test is ACTIVE already; shop's record is published, then verified
+    const fixed = await s.stack.up({ refresh: true });
+    expect(changes(fixed)).toEqual({ update: 2 });
+    const listed = await api.list<any>(`/v1/services/${out.serviceId}/custom-domains`);
+    expect(listed.map((d) => `${d.domain} ${d.status}`).sort()).toEqual([
+      "app.elsewhere-life.test ACTIVE", "cd-life.test ACTIVE", "shop.cd-life.test ACTIVE", "www.cd-life.test ACTIVE",
+    ]);
+    expect((await api.list<any>(`/v1/dns-zones/${out.zoneId}/records`)).find((r) => r.id === untouched.id))
+      .toMatchObject({ content: "site-verification=abc123", updatedAt: untouched.updatedAt });
 
     await s.stack.destroy();
-    await emu.control("DELETE", `/dns/records/${external.id}`);
+    await emu.control("DELETE", `/dns/records/${cname.id}`);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();
