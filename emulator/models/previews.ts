@@ -92,7 +92,7 @@ function copyBody(svc: Service, headRef: string): CreateServiceBody {
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
   return {
     name: svc.name, type: "WEB", region: svc.region, ...(svc.port ? { port: svc.port } : {}),
-    ...defined({ sourceType: s.type ?? undefined, image: s.image, imageCommand: s.imageCommand, gitUrl: s.gitUrl, repoFullName: s.repoFullName, rootDir: s.rootDir }),
+    ...defined({ sourceType: s.type ?? undefined, image: s.image, imageCommand: s.imageCommand, gitUrl: s.gitUrl, repoFullName: s.repoFullName, installationId: svc.installationId, rootDir: s.rootDir }),
     ...(s.type === "CONTAINER_IMAGE" ? {} : { branch: headRef }),
     ...defined({ buildCommand: svc.build.buildCommand, startCommand: svc.build.startCommand, healthCheckPath: svc.healthCheckPath }),
   } as CreateServiceBody;
