@@ -207,4 +207,28 @@ describe("previews", () => {
     await api.delete(`/v1/projects/${project.id}`);
     expect(await emu.leftovers()).toEqual({});
   });
+
+  test("a preview whose deploy fails is FAILED with the deploy's error; one without a source copy is ACTIVE on the clock", async () => {
+    emu.emu.settings.speed = 1;
+    const { api, env } = await setup();
+    const broken = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "broken", type: "WEB", image: "nginx:does-not-exist" });
+    await api.put(`/v1/services/${broken.id}/previews-enabled`, { enabled: true });
+    const p = await emu.control("POST", "/previews", { serviceId: broken.id, prNumber: 3, headRef: "try" });
+    expect(p.status).toBe("CREATING");
+    const again = await fetch(`${emu.baseUrl}/_emulator/previews`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ serviceId: broken.id, prNumber: 3, headRef: "try" }),
+    });
+    expect(again.status).toBe(409);
+    await emu.control("POST", "/time", { advanceMs: 60_000 });
+    const failed = await api.get<any>(`/v1/previews/${p.id}`);
+    expect(failed).toMatchObject({ status: "FAILED", url: null });
+    expect(failed.error).toContain("could not be pulled");
+
+    const db = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "db", type: "POSTGRES" });
+    await api.put(`/v1/services/${db.id}/previews-enabled`, { enabled: true });
+    const plain = await emu.control("POST", "/previews", { serviceId: db.id, prNumber: 4, headRef: "data" });
+    expect(plain).toMatchObject({ status: "CREATING", previewWebServiceId: null, environmentId: expect.any(String) });
+    await emu.control("POST", "/time", { advanceMs: 5_000 });
+    expect((await api.get<any>(`/v1/previews/${plain.id}`)).status).toBe("ACTIVE");
+  });
 });
