@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
 import { queueDeploy } from "./deploys";
 import { derivedId, type DnsZone, domainName, isApex, recordFqdn, recordsOf, recordView, within, zonesOf } from "./dns";
-import { type Answer, resolve } from "./public-dns";
+import { type Answer, resolve, txtValue } from "./public-dns";
 import { type Service, serviceHost, services } from "./services";
 
 /** The address apex domains point their A record at. */
@@ -101,6 +101,8 @@ function blocks(want: { type: string; content: string }, type: string, value: st
 }
 
 const BLOCKING_TYPES = ["A", "AAAA", "ALIAS", "CNAME", "MX", "TXT", "CAA", "SRV"];
+/** A published zone record and its public answer are one record. */
+const answerKey = (type: string, content: string) => `${type}|${type === "TXT" ? txtValue(content) : content.toLowerCase()}`;
 
 /** Records in public DNS or in the workspace zone holding the name that block the expected record. */
 function conflictsOf(emu: Emu, d: CustomDomain, want: { type: string; content: string }, zone: DnsZone | undefined): RecordView[] {
@@ -109,13 +111,13 @@ function conflictsOf(emu: Emu, d: CustomDomain, want: { type: string; content: s
   if (zone) {
     for (const r of recordsOf(emu, zone.id)) {
       if (recordFqdn(zone.name, r.name) !== d.domain || !blocks(want, r.type, r.content.toLowerCase())) continue;
-      seen.add(`${r.type}|${r.content.toLowerCase()}`);
+      seen.add(answerKey(r.type, r.content));
       out.push({ ...recordView(r), fqdn: d.domain });
     }
   }
   for (const type of BLOCKING_TYPES) {
     for (const a of resolve(emu, d.domain, type)) {
-      const key = `${a.type}|${a.value}`;
+      const key = answerKey(a.type, a.value);
       if (seen.has(key) || !blocks(want, a.type, a.value)) continue;
       seen.add(key);
       out.push(publicRecord(d, a));
