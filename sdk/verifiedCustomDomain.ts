@@ -21,14 +21,15 @@ export interface VerifiedCustomDomainArgs {
 type RecordInput = { name: string; type: string; content: string };
 
 /**
- * The records to publish, by full name. A record whose name a conflicting record of this zone
- * already holds is left out: the zone would refuse it, and the records of others are never
- * changed; the verification then names the conflict to remove.
+ * The records to publish, by full name. A CNAME whose name a conflicting record of this zone holds
+ * is left out: the zone refuses a CNAME beside other records, and the records of others are never
+ * changed, so the verification names the conflict to remove instead. (Once the CNAME is there, the
+ * zone refuses any other record at its name, so a published CNAME is never held back.)
  */
 export function zoneRecords(target: CustomDomainDnsTarget, zoneId: string): RecordInput[] {
   const blocked = new Set(target.conflicts.filter((c) => c.zoneId === zoneId).map((c) => c.fqdn));
   return target.records
-    .filter((r: CustomDomainDnsRecord) => !blocked.has(r.fqdn))
+    .filter((r: CustomDomainDnsRecord) => r.type !== "CNAME" || !blocked.has(r.fqdn))
     .map((r) => ({ name: `${r.fqdn}.`, type: r.type, content: r.content }));
 }
 

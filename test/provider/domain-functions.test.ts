@@ -1,5 +1,6 @@
 // getCustomDomains and getPreviews, called as a program calls them (CLOUDPLATFORM_* from the environment).
 import * as sdk from "../../sdk";
+import { zoneRecords } from "../../sdk/verifiedCustomDomain";
 import { emulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -35,4 +36,18 @@ test("getCustomDomains lists a service's domains oldest first with their targets
   const { previews } = await sdk.getPreviews({ serviceId: svc.id });
   expect(previews).toEqual([expect.objectContaining({ id: opened.id, prNumber: 12, headRef: "fix/typo", title: "Fix a typo", status: "ACTIVE", sourceServiceId: svc.id })]);
   expect(previews[0].url).toMatch(/^https:\/\//);
+});
+
+test("VerifiedCustomDomain publishes its records by full name, holding back only a CNAME the zone would refuse", () => {
+  const rec = (type: string, fqdn: string, content: string, zoneId: string | null = "z1") => ({ id: null, zoneId, name: fqdn, fqdn, type, content, ttl: null, priority: null });
+  const cname = rec("CNAME", "www.example.com", "web.host");
+  const target = (records: any[], conflicts: any[]) => ({ cname: "web.host", aRecord: null, isApex: false, records, conflicts });
+  expect(zoneRecords(target([cname], []), "z1")).toEqual([{ name: "www.example.com.", type: "CNAME", content: "web.host" }]);
+  // a conflict in this zone holds the CNAME back; one in another zone or in public DNS does not
+  expect(zoneRecords(target([cname], [rec("A", "www.example.com", "192.0.2.1")]), "z1")).toEqual([]);
+  expect(zoneRecords(target([cname], [rec("A", "www.example.com", "192.0.2.1", null)]), "z1")).toHaveLength(1);
+  expect(zoneRecords(target([cname], [rec("A", "www.example.com", "192.0.2.1", "z2")]), "z1")).toHaveLength(1);
+  // an apex A can stand beside the conflicting ALIAS: it is published, and the verification names the ALIAS
+  const a = rec("A", "example.com", "203.0.113.80");
+  expect(zoneRecords(target([a], [rec("ALIAS", "example.com", "old.host")]), "z1")).toEqual([{ name: "example.com.", type: "A", content: "203.0.113.80" }]);
 });
