@@ -97,7 +97,15 @@ describe("custom domains", () => {
     expect(checked.status).toBe("PENDING");
     expect(checked.lastCheck).toBe(`CNAME www.elsewhere.test: expected ${h}; found A 192.0.2.44 (conflict, in public DNS); remove each conflicting record`);
 
-    // a platform zone holding the name: a CNAME at an apex that needs an A record
+    // a CNAME at a name that needs an A record
+    await emu.control("POST", "/dns/records", { name: "elsewhere.test", type: "CNAME", value: "parking.example.net" });
+    await emu.control("POST", "/dns/records", { name: "elsewhere.test", type: "TXT", value: "v=spf1 -all" });
+    const bare = await api.create<any>(`/v1/services/${web.id}/custom-domains`, { domain: "elsewhere.test" });
+    expect(bare.dnsTarget.conflicts.map((c: any) => `${c.type} ${c.content}`)).toEqual(["CNAME parking.example.net"]);
+    expect((await api.post<any>(`/v1/custom-domains/${bare.id}/verify`)).lastCheck)
+      .toBe(`A elsewhere.test: expected ${bare.dnsTarget.aRecord}; found CNAME parking.example.net (conflict, in public DNS); remove each conflicting record`);
+
+    // a platform zone holding the name: an ALIAS at an apex that needs an A record
     await emu.control("POST", "/dns/delegations", { domain: "zoned.test" });
     const zone = await api.create<any>(`/v1/workspaces/${ws}/dns-zones`, { name: "zoned.test" });
     await api.post(`/v1/dns-zones/${zone.id}/verify`);
