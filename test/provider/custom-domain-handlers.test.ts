@@ -105,6 +105,15 @@ test("verification: waits through propagation to ACTIVE, showing progress", asyn
   expect(logs.some((l) => l.includes("custom domain app.wait.test: PENDING; last check: CNAME app.wait.test: expected") && l.includes("next check in"))).toBe(true);
   const read = await CustomDomainVerification.read!(ctx, d.id, v.outs);
   expect(read).toMatchObject({ id: d.id, props: { status: "ACTIVE" }, inputs: { domainId: d.id, timeout: "30s" } });
+  // a key that may not call verify reads the service's list instead
+  const ro = makeContext({ apiKey: emu.keys.readPlatform, baseUrl: emu.baseUrl });
+  try {
+    expect(await CustomDomainVerification.read!(ro, d.id, v.outs)).toMatchObject({ id: d.id, props: { status: "ACTIVE", serviceId } });
+  } finally {
+    await ro.client.close();
+  }
+  await CustomDomain.delete!(ctx, d.id, d.outs);
+  expect(await CustomDomainVerification.read!(ctx, d.id, v.outs)).toEqual({});
 });
 
 test("verification timeout: created but broken, naming the wrong record (expected and found) and each conflict to remove", async () => {
