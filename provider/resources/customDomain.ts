@@ -79,8 +79,9 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
   // ---- create ----
   async create(ctx, inputs) {
     const d = await ctx.client.create(domainsPath(inputs.serviceId), { domain: inputs.domain }, { schema: CustomDomainResponse });
-    ctx.log(`custom domain ${d.domain}: attached (${d.status}); publish ${describeRecords(toOutputs(d, inputs.serviceId).dnsTarget.records)}`);
-    return { id: d.id, outs: toOutputs(d, inputs.serviceId) };
+    const outs = toOutputs(d, inputs.serviceId);
+    ctx.log(`custom domain ${outs.domain}: attached (${outs.status}); publish ${describeRecords(outs.dnsTarget.records)}`);
+    return { id: d.id, outs };
   },
 
   // ---- read ----
