@@ -18,3 +18,7 @@ export { Bucket } from "./bucket";
 export { getBucket, getBucketOutput, getStorageAccessKeys, getStorageAccessKeysOutput } from "./storageFunctions";
 export { StaticSite } from "./staticSite";
 export * from "./types";
+export { CustomDomain } from "./customDomain";
+export { CustomDomainVerification } from "./customDomainVerification";
+export { VerifiedCustomDomain, type VerifiedCustomDomainArgs } from "./verifiedCustomDomain";
+export { getCustomDomains, getCustomDomainsOutput, getPreviews, getPreviewsOutput } from "./domainFunctions";

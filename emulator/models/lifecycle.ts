@@ -63,6 +63,8 @@ export interface Service {
   cronCheckedAtMs: number | null;
   suspension: "NONE" | "USER" | "BILLING" | "ABUSE";
   db: DatabaseSettings | null;
+  /** Open a preview environment for every pull request (PUT previews-enabled). */
+  previewsEnabled?: boolean;
   createdAtMs: number;
   createdAt: string;
   updatedAt: string;
@@ -204,10 +206,13 @@ export function serviceStatus(emu: Emu, svc: Service): "PROVISIONING" | "ACTIVE"
 
 export const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "app";
 
+/** The host the service is served on; its url once placed. */
+export const serviceHost = (svc: Service) => `${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
+
 export function serviceUrl(emu: Emu, svc: Service): string | null {
   if (svc.type !== "WEB" && svc.type !== "STATIC") return null;
   if (serviceStatus(emu, svc) === "PROVISIONING") return null;
-  return `https://${svc.subdomain ?? `${slug(svc.name)}-${svc.id.slice(0, 6)}`}.cloudplatform.app`;
+  return `https://${serviceHost(svc)}`;
 }
 
 /** Stable uuid-shaped ids for generated log lines. */

@@ -20,7 +20,7 @@ import { checkRegion, type Environment, environmentKind, nameField, type Project
 // Routes and other models read the service rows through this module.
 export {
   DATABASE_TYPES, effectiveEnv, envVarsOf, getService, isDatabase, SERVICE_TYPES, secretFilesOf, services, servicesIn,
-  serviceStatus, serviceUrl, speedMs,
+  serviceHost, serviceStatus, serviceUrl, speedMs,
 } from "./lifecycle";
 export type { DatabaseSettings, EnvVarRow, SecretFileRow, Service, ServiceBuild, ServiceSource, ServiceType } from "./lifecycle";
 
@@ -275,6 +275,7 @@ export function serviceView(emu: Emu, svc: Service) {
     cron: svc.cron,
     suspension: svc.suspension,
     health: health(emu, svc),
+    previewsEnabled: svc.previewsEnabled ?? false,
     lastDeployedAt: live.length ? new Date(Math.max(...live)).toISOString() : null,
     createdAt: svc.createdAt,
     updatedAt: svc.updatedAt,
@@ -343,6 +344,8 @@ export function setSuspended(emu: Emu, svc: Service, suspended: boolean): Servic
 
 // ---- delete ----
 export function deleteService(emu: Emu, svc: Service): void {
+  // Custom domains and previews listen for this and go with the service.
+  emu.emit("service.deleting", svc);
   for (const v of envVars(emu).where((r) => r.serviceId === svc.id || r.linkedFrom === svc.id)) envVars(emu).delete(v.id);
   for (const f of secretFiles(emu).where((r) => r.serviceId === svc.id)) secretFiles(emu).delete(f.id);
   deleteDeploysOf(emu, svc.id);

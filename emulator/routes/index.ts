@@ -10,6 +10,8 @@ import { dnsRoutes } from "./dns";
 import { mailRoutes } from "./mail";
 import { storageRoutes } from "./storage";
 import { staticSiteRoutes } from "./static-sites";
+import { customDomainRoutes } from "./custom-domains";
+import { previewRoutes } from "./previews";
 
 export const allRoutes: RouteDef[] = [
   ...identityRoutes,
@@ -22,4 +24,6 @@ export const allRoutes: RouteDef[] = [
   ...mailRoutes,
   ...storageRoutes,
   ...staticSiteRoutes,
+  ...customDomainRoutes,
+  ...previewRoutes,
 ];

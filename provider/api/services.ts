@@ -37,6 +37,8 @@ export const V1Service = z.looseObject({
   cron: V1ServiceCron.nullish(),
   suspension: z.string().default("NONE"),
   health: z.string().default("UNKNOWN"),
+  // Not in the spec's V1Service; the emulator reports it (docs/api-assumptions.md).
+  previewsEnabled: z.boolean().nullish(),
   lastDeployedAt: str,
   createdAt: str,
   updatedAt: str,

@@ -14,6 +14,9 @@ import { MailDomainVerification } from "./mailDomainVerification";
 import { Suppression } from "./suppression";
 import { Bucket } from "./bucket";
 import { StaticSite } from "./staticSite";
+import { CustomDomain } from "./customDomain";
+import { CustomDomainVerification } from "./customDomainVerification";
+import "./previews";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,
@@ -24,4 +27,6 @@ export const resources: Record<string, ResourceDefinition> = {
   DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
   Bucket,
   StaticSite,
+  CustomDomain,
+  CustomDomainVerification,
 };

@@ -68,6 +68,7 @@ export const serviceInputs = z.object({
   injectConnectionUrl: z.boolean({ error: "must be a boolean" }).optional().describe("Databases: link the connection URL into the environment's other services, read-only there."),
   suspended: z.boolean({ error: "must be a boolean" }).optional().describe("Suspend (true) or resume (false) the service."),
   cronSuspended: z.boolean({ error: "must be a boolean" }).optional().describe("CRON only: pause (true) or resume (false) scheduled runs."),
+  previewsEnabled: z.boolean({ error: "must be a boolean" }).optional().describe("Open a preview environment for every pull request (true) or not (false)."),
   waitForDeploy: z.boolean({ error: "must be a boolean" }).optional().describe("Wait for the deploy to be RUNNING after create and after changes that redeploy; default true."),
   redeployOnChange: z.boolean({ error: "must be a boolean" }).optional().describe("Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy shows it is due)."),
   timeout: duration("How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.").optional(),
@@ -104,10 +105,10 @@ const BUILD_KEYS = ["buildCommand", "startCommand", "runtimeVersion", "rootDir",
 const SOURCE_KEYS = ["sourceType", "repoFullName", "installationId", "gitUrl", "branch", "image", "imageCommand"] as const;
 const DB_KEYS = ["dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"] as const;
 const DIFF = {
-  update: ["name", ...BUILD_KEYS, ...SOURCE_KEYS, "envVars", "secretFiles", "schedule", "command", "suspended", "cronSuspended", "waitForDeploy", "redeployOnChange", "timeout"],
+  update: ["name", ...BUILD_KEYS, ...SOURCE_KEYS, "envVars", "secretFiles", "schedule", "command", "suspended", "cronSuspended", "previewsEnabled", "waitForDeploy", "redeployOnChange", "timeout"],
   replace: ["environmentId", "type", "region", "tier", "subdomain", ...DB_KEYS],
   // Unset means "whatever the platform chose or detected": no drift, no change.
-  defaulted: ["region", "tier", "sourceType", "branch", "port", "buildCommand", "startCommand", "runtimeVersion", "staticOutputDir", "staticSpa", "monorepoStrategy", "watchPaths", "rootDir", "healthCheckPath", "imageCommand", "installationId", "subdomain", "command", "suspended", "cronSuspended", "waitForDeploy", "redeployOnChange", "timeout", ...DB_KEYS],
+  defaulted: ["region", "tier", "sourceType", "branch", "port", "buildCommand", "startCommand", "runtimeVersion", "staticOutputDir", "staticSpa", "monorepoStrategy", "watchPaths", "rootDir", "healthCheckPath", "imageCommand", "installationId", "subdomain", "command", "suspended", "cronSuspended", "previewsEnabled", "waitForDeploy", "redeployOnChange", "timeout", ...DB_KEYS],
 };
 const DEFAULT_TIMEOUT = "10m";
 const isDatabase = (t: string | undefined) => !!t && DATABASE_TYPES.includes(t);
@@ -162,6 +163,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       }
       if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);
       if (inputs.suspended) await ctx.client.post(`${path(svc.id)}/suspend`);
+      if (inputs.previewsEnabled !== undefined) await setPreviews(ctx, svc.id, inputs.previewsEnabled);
     } catch (err) {
       if (!(err instanceof DeployFailedError)) throw err;
       // The service exists: keep it in state with the reason, so the next `up` updates it.
@@ -267,6 +269,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       await ctx.client.post(`${p}/cron/${news.cronSuspended ? "suspend" : "resume"}`);
     }
     if (news.suspended && !olds.suspended) await ctx.client.post(`${p}/suspend`);
+    if (news.previewsEnabled !== undefined && news.previewsEnabled !== olds.previewsEnabled) await setPreviews(ctx, id, news.previewsEnabled);
 
     const pending = !redeployed && (needsRedeploy || (olds.pendingRedeploy ?? false));
     const outs = await readOutputs(ctx, id, news, pending, needsRedeploy ? null : (olds.latestDeployId ?? null));
@@ -320,6 +323,8 @@ export function findService(ctx: Context, id: string): Promise<V1Service | undef
 }
 
 const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
+
+const setPreviews = (ctx: Context, id: string, enabled: boolean) => ctx.client.put(`${path(id)}/previews-enabled`, { enabled });
 
 /**
  * The live service as outputs. Only the env vars and secret files `declared` lists are reported:
@@ -420,6 +425,7 @@ function toOutputs(
     injectConnectionUrl: declared.injectConnectionUrl,
     suspended: declared.suspended === undefined ? undefined : s.suspension !== "NONE",
     cronSuspended: declared.cronSuspended === undefined ? undefined : (s.cron?.suspended ?? false),
+    previewsEnabled: declared.previewsEnabled === undefined ? undefined : (s.previewsEnabled ?? false),
     waitForDeploy: declared.waitForDeploy,
     redeployOnChange: declared.redeployOnChange,
     timeout: declared.timeout,
