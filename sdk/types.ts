@@ -134,6 +134,169 @@ export interface CorsRule {
 }
 
 /**
+ * The arguments of a CustomDomain.
+ */
+export interface CustomDomainArgs {
+  /**
+   * The domain, e.g. www.example.com or example.com. Case and a trailing dot are ignored. Changing
+   * it replaces the custom domain.
+   */
+  domain: pulumi.Input<string>;
+  /**
+   * The web service (WEB or STATIC) the domain serves. Changing it replaces the custom domain (the
+   * old attachment is removed first when the domain stays the same).
+   */
+  serviceId: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a CustomDomain.
+ */
+export interface CustomDomainState {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * What to publish for the domain, and what is in the way.
+   */
+  readonly dnsTarget: CustomDomainDnsTarget;
+  /**
+   * The domain.
+   */
+  readonly domain: string;
+  /**
+   * What the last DNS check found, against what was expected.
+   */
+  readonly lastCheck: string | null;
+  /**
+   * The service the domain serves.
+   */
+  readonly serviceId: string;
+  /**
+   * PENDING or ACTIVE (the set is open).
+   */
+  readonly status: string;
+  /**
+   * When the domain became ACTIVE.
+   */
+  readonly verifiedAt: string | null;
+}
+
+/**
+ * What to publish for the domain, and what is in the way.
+ */
+export interface CustomDomainDnsTarget {
+  /**
+   * The IPv4 address an apex domain's A record points at.
+   */
+  readonly aRecord: string | null;
+  /**
+   * The host a subdomain's CNAME points at (the service's host).
+   */
+  readonly cname: string | null;
+  /**
+   * Existing records that block verification and must be removed.
+   */
+  readonly conflicts: CustomDomainDnsRecord[];
+  /**
+   * True for an apex domain, which cannot use a CNAME.
+   */
+  readonly isApex: boolean;
+  /**
+   * The records to create.
+   */
+  readonly records: CustomDomainDnsRecord[];
+}
+
+export interface CustomDomainDnsRecord {
+  /**
+   * The record's value.
+   */
+  readonly content: string;
+  /**
+   * The record's full name.
+   */
+  readonly fqdn: string;
+  /**
+   * The record's id, when it exists in a platform zone.
+   */
+  readonly id: string | null;
+  /**
+   * The name as the platform gives it ('@' or relative to the zone, else the full name).
+   */
+  readonly name: string;
+  /**
+   * Priority (MX, SRV).
+   */
+  readonly priority: number | null;
+  /**
+   * Time to live in seconds.
+   */
+  readonly ttl: number | null;
+  /**
+   * Record type (CNAME, A, ...).
+   */
+  readonly type: string;
+  /**
+   * The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
+   */
+  readonly zoneId: string | null;
+}
+
+/**
+ * The arguments of a CustomDomainVerification.
+ */
+export interface CustomDomainVerificationArgs {
+  /**
+   * The custom domain to verify. Changing it replaces the verification.
+   */
+  domainId: pulumi.Input<string>;
+  /**
+   * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+   */
+  timeout?: pulumi.Input<string>;
+}
+
+/**
+ * The output properties of a CustomDomainVerification.
+ */
+export interface CustomDomainVerificationState {
+  /**
+   * What to publish for the domain, and what is in the way.
+   */
+  readonly dnsTarget: CustomDomainDnsTarget;
+  /**
+   * The domain.
+   */
+  readonly domain: string;
+  /**
+   * The verified custom domain.
+   */
+  readonly domainId: string;
+  /**
+   * What the last DNS check found, against what was expected.
+   */
+  readonly lastCheck: string | null;
+  /**
+   * The service the domain serves.
+   */
+  readonly serviceId: string;
+  /**
+   * Status as of the last check: ACTIVE once done.
+   */
+  readonly status: string;
+  /**
+   * The wait limit used.
+   */
+  readonly timeout: string | null;
+  /**
+   * When the domain became ACTIVE.
+   */
+  readonly verifiedAt: string | null;
+}
+
+/**
  * The arguments of a DnsRecord.
  */
 export interface DnsRecordArgs {
@@ -950,6 +1113,10 @@ export interface ServiceArgs {
    */
   port?: pulumi.Input<number>;
   /**
+   * Open a preview environment for every pull request (true) or not (false).
+   */
+  previewsEnabled?: pulumi.Input<boolean>;
+  /**
    * Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy
    * shows it is due).
    */
@@ -1167,6 +1334,10 @@ export interface ServiceState {
    * Port the app listens on.
    */
   readonly port: number;
+  /**
+   * Open a preview environment for every pull request (true) or not (false).
+   */
+  readonly previewsEnabled: boolean;
   /**
    * Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy
    * shows it is due).
@@ -1489,6 +1660,61 @@ export interface GetBucketResult {
 }
 
 /**
+ * The arguments of getCustomDomains.
+ */
+export interface GetCustomDomainsArgs {
+  /**
+   * The service's id.
+   */
+  readonly serviceId: string;
+}
+
+/**
+ * The result of getCustomDomains.
+ */
+export interface GetCustomDomainsResult {
+  /**
+   * The service's custom domains, oldest first.
+   */
+  readonly domains: CustomDomainInfo[];
+}
+
+export interface CustomDomainInfo {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * What to publish for the domain, and what is in the way.
+   */
+  readonly dnsTarget: CustomDomainDnsTarget;
+  /**
+   * The domain.
+   */
+  readonly domain: string;
+  /**
+   * The custom domain's id.
+   */
+  readonly id: string;
+  /**
+   * What the last DNS check found, against what was expected.
+   */
+  readonly lastCheck: string | null;
+  /**
+   * The service the domain serves.
+   */
+  readonly serviceId: string;
+  /**
+   * PENDING or ACTIVE (the set is open).
+   */
+  readonly status: string;
+  /**
+   * When the domain became ACTIVE.
+   */
+  readonly verifiedAt: string | null;
+}
+
+/**
  * The arguments of getDnsZone.
  */
 export interface GetDnsZoneArgs {
@@ -1630,6 +1856,69 @@ export interface GetMailDomainResult {
    * The DNS zone the records go in.
    */
   readonly zone: MailDnsZone | null;
+}
+
+/**
+ * The arguments of getPreviews.
+ */
+export interface GetPreviewsArgs {
+  /**
+   * The service's id.
+   */
+  readonly serviceId: string;
+}
+
+/**
+ * The result of getPreviews.
+ */
+export interface GetPreviewsResult {
+  /**
+   * The service's previews.
+   */
+  readonly previews: PrPreview[];
+}
+
+export interface PrPreview {
+  readonly authorLogin: string | null;
+  readonly baseRef: string | null;
+  readonly createdAt: string | null;
+  /**
+   * The preview environment (isPreview).
+   */
+  readonly environmentId: string | null;
+  readonly error: string | null;
+  /**
+   * The pull request's branch.
+   */
+  readonly headRef: string | null;
+  readonly headSha: string | null;
+  /**
+   * The preview's id.
+   */
+  readonly id: string;
+  readonly lastDeploymentId: string | null;
+  /**
+   * The pull request's number.
+   */
+  readonly prNumber: number;
+  readonly previewPostgresServiceId: string | null;
+  readonly previewWebServiceId: string | null;
+  readonly projectId: string | null;
+  readonly repoFullName: string | null;
+  /**
+   * The service the preview copies.
+   */
+  readonly sourceServiceId: string | null;
+  /**
+   * ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
+   */
+  readonly status: string;
+  readonly title: string | null;
+  readonly updatedAt: string | null;
+  /**
+   * Where the preview is served.
+   */
+  readonly url: string | null;
 }
 
 /**
@@ -1807,6 +2096,31 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": []
   },
+  "CustomDomain": {
+    "outputs": [
+      "serviceId",
+      "domain",
+      "status",
+      "dnsTarget",
+      "lastCheck",
+      "verifiedAt",
+      "createdAt"
+    ],
+    "secretOutputs": []
+  },
+  "CustomDomainVerification": {
+    "outputs": [
+      "domainId",
+      "serviceId",
+      "domain",
+      "status",
+      "dnsTarget",
+      "lastCheck",
+      "verifiedAt",
+      "timeout"
+    ],
+    "secretOutputs": []
+  },
   "DnsRecord": {
     "outputs": [
       "zoneId",
@@ -1980,6 +2294,7 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "injectConnectionUrl",
       "suspended",
       "cronSuspended",
+      "previewsEnabled",
       "waitForDeploy",
       "redeployOnChange",
       "timeout",
