@@ -13,6 +13,8 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
+  /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
+  sendRatePerMinute?: number;
 }
 
 type Listener = (payload: any) => void;

@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import { seed, type SeedResult } from "./auth";
 import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
+import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
 import { Store } from "./store";
 
@@ -22,6 +23,8 @@ export interface RunningEmulator extends SeedResult {
   baseUrl: string;
   /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
   dnsAddress?: string;
+  /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
+  testMailDomain: string;
   emu: Emu;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -47,6 +50,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     ...ids,
     baseUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
     ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
+    testMailDomain: TEST_MAIL_DOMAIN,
     emu,
     app,
     close: async () => {

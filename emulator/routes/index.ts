@@ -8,5 +8,6 @@ import { cronRoutes } from "./cron";
 import { catalogueRoutes } from "./catalogue";
 import { dnsRoutes } from "./dns";
 import { mailRoutes } from "./mail";
+import { emailRoutes } from "./emails";
 
-export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...serviceRoutes, ...deployRoutes, ...cronRoutes, ...catalogueRoutes, ...dnsRoutes, ...mailRoutes];
+export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...serviceRoutes, ...deployRoutes, ...cronRoutes, ...catalogueRoutes, ...dnsRoutes, ...mailRoutes, ...emailRoutes];
