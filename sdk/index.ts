@@ -14,4 +14,5 @@ export { MailDomainVerification } from "./mailDomainVerification";
 export { Suppression } from "./suppression";
 export { VerifiedMailDomain, type VerifiedMailDomainArgs } from "./verifiedMailDomain";
 export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from "./mailFunctions";
+export { getMailLimits, getMailLimitsOutput } from "./mailFunctions";
 export * from "./types";
