@@ -91,7 +91,8 @@ export function sendEmail(emu: Emu, who: Principal, ws: Workspace, msg: Message)
   const all = [...msg.to, ...msg.cc, ...msg.bcc].map((a) => a.address);
   const rejected = [...new Set(all.map((a) => a.toLowerCase()).filter((a) => suppressed.has(a)))].map((address) => ({ address, reason: "suppressed" as const }));
   const isSuppressed = (a: string) => suppressed.has(a.toLowerCase());
-  const toSend = all.filter((a) => !isSuppressed(a));
+  // Without a primary recipient left, nothing is sent: cc and bcc alone are not a message.
+  const toSend = msg.to.every((a) => isSuppressed(a.address)) ? [] : all.filter((a) => !isSuppressed(a));
 
   if (domain && !who.isSandbox && toSend.length) {
     const day = quotaDay(emu, domain)!;

@@ -1,6 +1,10 @@
 // Transactional email through the real client as users would call it: send and its rules, batch,
 // read and list, sandbox outcomes, the clock-driven status, rate limit, daily quota, scopes, the outbox.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { type ApiError, RateLimitError } from "../../provider/client";
+import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -144,8 +148,8 @@ describe("POST /v1/emails", () => {
     expect(listed.data.map((r: any) => [r.to, r.status])).toEqual([["Gone@example.test", "rejected"], ["ada@example.test", "queued"], ["bob@example.test", "queued"]]);
     // the response's id is the first recipient that was sent
     expect(listed.data[1].id).toBe(sent.id);
-    // every primary recipient suppressed: 202, status rejected, nothing sent
-    const none = await api.post<any>("/v1/emails", message({ to: "gone@example.test" }));
+    // every primary recipient suppressed: 202, status rejected, nothing sent, not even the cc
+    const none = await api.post<any>("/v1/emails", message({ to: "gone@example.test", cc: "cc@example.test" }));
     expect(none).toMatchObject({ status: "rejected", rejected: [{ address: "gone@example.test", reason: "suppressed" }] });
     expect((await api.get<any>(`/v1/emails/${none.id}`)).status).toBe("rejected");
     expect((await api.get<any>("/v1/limits")).domains[0].sent_today).toBe(2);
@@ -342,7 +346,11 @@ describe("the outbox (control API)", () => {
     expect(all[0]).toMatchObject({ from: "Shop <hello@mail.shop.test>", subject: "Hi", html: "<b>1</b>", text: "Hello", tags: { t: "1" }, bcc: ["Audit <audit@example.test>"], sandbox: false, workspaceId: ws });
     expect((await emu.control("GET", "/mail/outbox?to=audit@example.test")).data.map((m: any) => m.to)).toEqual(["a@example.test"]);
     expect((await emu.control("GET", `/mail/outbox?since=${later}`)).data.map((m: any) => m.to)).toEqual(["b@example.test"]);
-    await emu.control("DELETE", "/mail/outbox");
+    // the CLI prints the same outbox
+    const cli = join(ROOT, "dist", "emulator", "cli.js");
+    const printed = await promisify(execFile)(process.execPath, [cli, "outbox", "--base-url", emu.baseUrl, "--to", "b@example.test"]);
+    expect(JSON.parse(printed.stdout).data.map((m: any) => [m.to, m.subject])).toEqual([["b@example.test", "Hi"]]);
+    await promisify(execFile)(process.execPath, [cli, "outbox", "--base-url", emu.baseUrl, "--clear"]);
     expect(await emu.control("GET", "/mail/outbox")).toEqual({ data: [] });
   });
 });
