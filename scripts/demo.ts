@@ -5,8 +5,9 @@ import { demoKit, type DemoKit } from "./demo-kit";
 import { quickstartDemo } from "./demo-quickstart";
 import { webAppDemo } from "./demo-web-app";
 import { mailDomainDemo } from "./demo-mail-domain";
+import { mailSandboxDemo } from "./demo-mail-sandbox";
 
-const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, webAppDemo, mailDomainDemo];
+const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, webAppDemo, mailDomainDemo, mailSandboxDemo];
 
 async function main(): Promise<void> {
   const emu = await startEmulator({ settings: { dnsPropagationMs: 3_000 } });
