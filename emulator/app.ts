@@ -72,6 +72,7 @@ function register(app: FastifyInstance, emu: Emu, def: RouteDef): void {
   app.route({
     method: def.method,
     url: def.url,
+    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     handler: async (req, reply) => {
       const headers = req.headers as Ctx["headers"];
       const principal = authenticate(emu.store, headers, SCOPES[def.scope], emu.now());
@@ -98,6 +99,7 @@ function register(app: FastifyInstance, emu: Emu, def: RouteDef): void {
         return reply.hijack();
       }
       reply.code(out.status);
+      for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
       if (out.status === 204 || out.body === undefined) return reply.send();
       if (out.contentType) reply.type(out.contentType);
       return reply.send(out.body);
@@ -110,7 +112,7 @@ function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): Fast
   if (err instanceof PlatformError) e = err;
   else {
     const fe = err as { statusCode?: number; code?: string; message?: string };
-    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") e = new PlatformError(413, `Request body is larger than ${BODY_LIMIT} bytes`);
+    if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") e = new PlatformError(413, `Request body is larger than ${req.routeOptions.bodyLimit ?? BODY_LIMIT} bytes`);
     else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) e = new PlatformError(fe.statusCode, fe.message ?? "Bad request");
     else {
       req.log.error(err);

@@ -56,6 +56,8 @@ export interface ScopeRule {
   mailConfig?: boolean;
   /** Any one of `areas` suffices (static uploads and deploys: DEPLOYS or PLATFORM_API, §5.4). */
   anyArea?: boolean;
+  /** The route sends email: a platform token is refused whatever its scopes (§5.2). */
+  send?: boolean;
 }
 
 export const SCOPES = {
@@ -72,6 +74,8 @@ export const SCOPES = {
   Wep: { level: "WRITE", areas: ["EMAIL_SEND", "PLATFORM_API"], mailConfig: true },
   /** Uploading to an existing static site: DEPLOYS (conventions §5.4) or PLATFORM_API (the route table). */
   Wdp: { level: "WRITE", areas: ["DEPLOYS", "PLATFORM_API"], anyArea: true },
+  /** Sending email (§4.3, §4.4): any key kind with the send scope, sandbox keys included. */
+  Se: { level: "WRITE", areas: ["EMAIL_SEND"], send: true },
 } satisfies Record<string, ScopeRule>;
 export type ScopeName = keyof typeof SCOPES;
 
@@ -163,6 +167,9 @@ export function authenticate(
   const user = store.table<User>("users").get(key.userId);
   if (!user) throw unauthorized("Invalid or revoked API key");
 
+  if (rule.send && key.kind === "svc_pat") {
+    throw forbidden("A platform token (svc_pat_) is refused for sending: it predates the email scope. Send with a workspace key (svc_live_) or a mail key (mail_live_, mail_test_) that has EMAIL_SEND");
+  }
   const isMailKey = key.kind === "mail_live" || key.kind === "mail_test";
   if (isMailKey && !rule.areas.includes("EMAIL_SEND")) {
     throw forbidden(`A ${key.kind === "mail_test" ? "sandbox mail" : "mail"} key reaches only the email REST API; this route needs ${[rule.level, ...rule.areas].join(" + ")}`);

@@ -17,6 +17,8 @@ export interface EmuSettings {
   baseUrl?: string;
   /** Largest static upload accepted (bytes); default 50 MiB. */
   staticUploadMaxBytes?: number;
+  /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
+  sendRatePerMinute?: number;
 }
 
 type Listener = (payload: any) => void;

@@ -18,6 +18,7 @@ export interface Reply {
   status: number;
   body?: unknown;
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 export interface RouteDef {
@@ -26,6 +27,8 @@ export interface RouteDef {
   scope: ScopeName;
   /** Accepts an Idempotency-Key header (the "IK" of the spec). */
   idempotent?: boolean;
+  /** A larger request body than the default 10 MiB (the email routes check the message size themselves). */
+  bodyLimit?: number;
   handler: (ctx: Ctx) => Reply | Promise<Reply>;
 }
 

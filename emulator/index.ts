@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import { seed, type SeedResult } from "./auth";
 import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
+import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
@@ -25,6 +26,8 @@ export interface RunningEmulator extends SeedResult {
   dnsAddress?: string;
   /** Storage access keys with their secrets (object API: `Authorization: Bearer <accessKeyId>:<secret>`). */
   storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
+  /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
+  testMailDomain: string;
   emu: Emu;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -55,6 +58,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     baseUrl,
     storageKeys,
     ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
+    testMailDomain: TEST_MAIL_DOMAIN,
     emu,
     app,
     close: async () => {

@@ -6,8 +6,9 @@ import { quickstartDemo } from "./demo-quickstart";
 import { webAppDemo } from "./demo-web-app";
 import { mailDomainDemo } from "./demo-mail-domain";
 import { staticSiteDemo } from "./demo-static-site";
+import { mailSandboxDemo } from "./demo-mail-sandbox";
 
-const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, webAppDemo, mailDomainDemo, staticSiteDemo];
+const sections: ((kit: DemoKit) => Promise<void>)[] = [quickstartDemo, webAppDemo, mailDomainDemo, mailSandboxDemo, staticSiteDemo];
 
 async function main(): Promise<void> {
   const emu = await startEmulator({ settings: { dnsPropagationMs: 3_000 } });

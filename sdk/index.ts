@@ -17,6 +17,7 @@ export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from
 export { Bucket } from "./bucket";
 export { getBucket, getBucketOutput, getStorageAccessKeys, getStorageAccessKeysOutput } from "./storageFunctions";
 export { StaticSite } from "./staticSite";
+export { getMailLimits, getMailLimitsOutput } from "./mailFunctions";
 export * from "./types";
 export { CustomDomain } from "./customDomain";
 export { CustomDomainVerification } from "./customDomainVerification";

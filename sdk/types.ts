@@ -1859,6 +1859,77 @@ export interface GetMailDomainResult {
 }
 
 /**
+ * The arguments of getMailLimits.
+ */
+export interface GetMailLimitsArgs {
+  /**
+   * Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
+   */
+  readonly workspaceId?: string;
+}
+
+/**
+ * The result of getMailLimits.
+ */
+export interface GetMailLimitsResult {
+  /**
+   * Each sending domain's daily quota.
+   */
+  readonly domains: GetMailLimitsResultDomain[];
+  /**
+   * Per-message and per-request limits.
+   */
+  readonly limits: GetMailLimitsResultLimits;
+  /**
+   * The key's send rate and what is left of the current minute.
+   */
+  readonly rateLimit: GetMailLimitsResultRateLimit;
+  /**
+   * True when the key is a sandbox mail key.
+   */
+  readonly sandbox: boolean;
+}
+
+export interface GetMailLimitsResultDomain {
+  /**
+   * Recipients the domain may send to today (0 until verified).
+   */
+  readonly dailyQuota: number | null;
+  readonly id: string | null;
+  /**
+   * The self-serve ceiling the quota grows to.
+   */
+  readonly maxDailyQuota: number | null;
+  readonly name: string;
+  readonly quotaResetsAt: string | null;
+  readonly remainingToday: number | null;
+  readonly sentToday: number | null;
+  readonly status: string | null;
+}
+
+/**
+ * Per-message and per-request limits.
+ */
+export interface GetMailLimitsResultLimits {
+  readonly headersPerMessage: number | null;
+  readonly messageSizeBytes: number | null;
+  readonly messagesPerBatch: number | null;
+  readonly pageSizeMax: number | null;
+  readonly recipientsPerMessage: number | null;
+  readonly tagKeyMaxLength: number | null;
+  readonly tagValueMaxLength: number | null;
+  readonly tagsPerMessage: number | null;
+}
+
+/**
+ * The key's send rate and what is left of the current minute.
+ */
+export interface GetMailLimitsResultRateLimit {
+  readonly remaining: number | null;
+  readonly requestsPerMinute: number | null;
+}
+
+/**
  * The arguments of getPreviews.
  */
 export interface GetPreviewsArgs {

@@ -18,6 +18,8 @@ export const SPF_VALUE = `v=spf1 include:${SPF_INCLUDE} ~all`;
 export const DMARC_VALUE = "v=DMARC1; p=none;";
 export const mxHost = (region: string) => `inbound-smtp.${region}.mail.cloudplatform.test`;
 export const FIRST_DAY_QUOTA = 200;
+export const MAX_DAILY_QUOTA = 50_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface MailDomain {
   id: string;
@@ -108,11 +110,31 @@ export function addDomain(emu: Emu, ws: Workspace, input: z.infer<typeof createD
 export function getDomain(emu: Emu, who: Principal, id: string, workspaceId?: string): MailDomain {
   const d = domains(emu).get(id);
   if (!d || !who.canSee(d.workspaceId) || (workspaceId && d.workspaceId !== workspaceId)) throw notFound("Mail domain", id);
-  return d;
+  return withQuota(emu, d);
 }
 
 export const domainsOf = (emu: Emu, ws: Workspace) =>
-  domains(emu).where((d) => d.workspaceId === ws.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  domains(emu).where((d) => d.workspaceId === ws.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((d) => withQuota(emu, d));
+
+// ---- the daily send quota (§8) ----
+/**
+ * The quota day a verified domain is in: day 0 starts at verifiedAt. The ceiling starts at 200 and
+ * doubles per full day, up to 50,000; every day is clean in the emulator (real sends always deliver).
+ */
+export function quotaDay(emu: Emu, d: MailDomain): { quota: number; startMs: number; endMs: number } | undefined {
+  if (!d.verifiedAt) return undefined;
+  const since = Date.parse(d.verifiedAt);
+  const days = Math.max(0, Math.floor((emu.clock.now() - since) / DAY_MS));
+  const startMs = since + days * DAY_MS;
+  return { quota: Math.min(MAX_DAILY_QUOTA, FIRST_DAY_QUOTA * 2 ** Math.min(days, 16)), startMs, endMs: startMs + DAY_MS };
+}
+
+/** The stored dailyQuota follows the emulator clock on every read. */
+function withQuota(emu: Emu, d: MailDomain): MailDomain {
+  const day = quotaDay(emu, d);
+  if (day && day.quota !== d.dailyQuota) d.dailyQuota = day.quota;
+  return d;
+}
 
 export function removeDomain(emu: Emu, d: MailDomain): void {
   domains(emu).delete(d.id);
@@ -246,7 +268,7 @@ export function verifyDomain(emu: Emu, d: MailDomain) {
     if (!failing.length) {
       patch.status = "VERIFIED";
       patch.verifiedAt = d.verifiedAt ?? now;
-      patch.dailyQuota = d.dailyQuota || FIRST_DAY_QUOTA;
+      patch.dailyQuota = quotaDay(emu, { ...d, verifiedAt: patch.verifiedAt })!.quota;
     } else {
       // BROKEN: a domain that was verified fails again, or a record is there with a wrong value.
       patch.status = d.verifiedAt || anyWrong ? "BROKEN" : "PENDING";

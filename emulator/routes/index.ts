@@ -12,6 +12,7 @@ import { storageRoutes } from "./storage";
 import { staticSiteRoutes } from "./static-sites";
 import { customDomainRoutes } from "./custom-domains";
 import { previewRoutes } from "./previews";
+import { emailRoutes } from "./emails";
 
 export const allRoutes: RouteDef[] = [
   ...identityRoutes,
@@ -26,4 +27,5 @@ export const allRoutes: RouteDef[] = [
   ...staticSiteRoutes,
   ...customDomainRoutes,
   ...previewRoutes,
+  ...emailRoutes,
 ];

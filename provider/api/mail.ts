@@ -69,3 +69,25 @@ export const V1Suppression = z.looseObject({
   createdAt: z.string().nullish(),
 });
 export type V1Suppression = z.infer<typeof V1Suppression>;
+
+// GET /v1/limits (conventions §4.7): field names are "not shown". The emulator answers snake_case
+// (docs/api-assumptions.md); camelCase spellings are read too.
+const count = z.number().nullish();
+export const V1MailDomainQuota = z.looseObject({
+  id: z.string().nullish(),
+  name: z.string(),
+  status: z.string().nullish(),
+  daily_quota: count, dailyQuota: count,
+  sent_today: count, sentToday: count,
+  remaining_today: count, remainingToday: count,
+  max_daily_quota: count, maxDailyQuota: count,
+  quota_resets_at: z.string().nullish(), quotaResetsAt: z.string().nullish(),
+});
+export const V1MailLimits = z.looseObject({
+  sandbox: z.boolean().nullish(),
+  limits: z.record(z.string(), z.unknown()).nullish(),
+  rate_limit: z.record(z.string(), z.unknown()).nullish(),
+  rateLimit: z.record(z.string(), z.unknown()).nullish(),
+  domains: z.array(V1MailDomainQuota).default([]),
+});
+export type V1MailLimits = z.infer<typeof V1MailLimits>;

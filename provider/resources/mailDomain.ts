@@ -159,3 +159,29 @@ defineFunction("getMailDomain", {
   }),
   outputs: mailDomainOutputs.extend({ id: z.string().describe("The domain's id.") }),
 });
+
+const limitsNumbers = (keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().nullable()])));
+defineFunction("getMailLimits", {
+  token: "cloudplatform:index:getMailLimits",
+  description: "The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.",
+  inputs: z.object({
+    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
+  }),
+  outputs: z.object({
+    sandbox: z.boolean().describe("True when the key is a sandbox mail key."),
+    limits: limitsNumbers([
+      "recipientsPerMessage", "messageSizeBytes", "headersPerMessage", "tagsPerMessage", "tagKeyMaxLength", "tagValueMaxLength", "messagesPerBatch", "pageSizeMax",
+    ]).describe("Per-message and per-request limits."),
+    rateLimit: limitsNumbers(["requestsPerMinute", "remaining"]).describe("The key's send rate and what is left of the current minute."),
+    domains: z.array(z.object({
+      id: z.string().nullable(),
+      name: z.string(),
+      status: z.string().nullable(),
+      dailyQuota: z.number().nullable().describe("Recipients the domain may send to today (0 until verified)."),
+      sentToday: z.number().nullable(),
+      remainingToday: z.number().nullable(),
+      maxDailyQuota: z.number().nullable().describe("The self-serve ceiling the quota grows to."),
+      quotaResetsAt: z.string().nullable(),
+    })).describe("Each sending domain's daily quota."),
+  }),
+});

@@ -46,3 +46,22 @@ test("getService, getDnsZone and getMailDomain find what the API holds, and say 
   expect((await sdk.getMailDomain({ domainId })).id).toBe(domainId);
   await expect(sdk.getMailDomain({ name: "mail.nowhere.test" })).rejects.toThrow(/no sending domain named mail.nowhere.test/);
 });
+
+test("getMailLimits reports the static limits, the key's send rate and each domain's daily quota", async () => {
+  const api = emu.client();
+  const added = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/mail/domains`, { name: "limits.functions.test" });
+  for (const r of added.records) await emu.control("POST", "/dns/records", { name: r.fqdn, type: r.type, value: r.value, priority: r.priority ?? undefined });
+  expect((await api.post<any>(`/v1/domains/${added.domain.id}/verify`)).domain.status).toBe("VERIFIED");
+  await api.post("/v1/emails", { from: "app@limits.functions.test", to: ["a@example.test", "b@example.test"], subject: "Hi", text: "Hello" });
+
+  const limits = await sdk.getMailLimits();
+  expect(limits.sandbox).toBe(false);
+  expect(limits.limits).toEqual({
+    recipientsPerMessage: 50, messageSizeBytes: 10 * 1024 * 1024, headersPerMessage: 25, tagsPerMessage: 10, tagKeyMaxLength: 64, tagValueMaxLength: 256, messagesPerBatch: 100, pageSizeMax: 100,
+  });
+  expect(limits.rateLimit).toEqual({ requestsPerMinute: 3000, remaining: 2999 });
+  expect(limits.domains.find((d) => d.name === "limits.functions.test")).toEqual({
+    id: added.domain.id, name: "limits.functions.test", status: "VERIFIED", dailyQuota: 200, sentToday: 2, remainingToday: 198, maxDailyQuota: 50_000, quotaResetsAt: expect.any(String),
+  });
+  expect(limits.domains.find((d) => d.name === "mail.functions.test")).toMatchObject({ status: "PENDING", dailyQuota: 0 });
+});

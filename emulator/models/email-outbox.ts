@@ -1,0 +1,67 @@
+// The outbox (control API, tests only): every message the emulator accepted, sandbox or not, with
+// its full content, so an app's own tests can assert what it sent. Also clears the outbox and the
+// suppressions a test's sends left behind (complaint suppressions cannot be deleted through the API).
+import { z } from "zod";
+import { extendControl } from "../control";
+import type { Emu } from "../emu";
+import { PlatformError } from "../errors";
+import { parse } from "../http";
+import { type EmailRecord, records, recordView, sends, timeBound } from "./emails";
+
+export function outboxView(emu: Emu, r: EmailRecord) {
+  const s = sends(emu).get(r.sendId);
+  return {
+    ...recordView(emu, r),
+    workspaceId: r.workspaceId,
+    sendId: r.sendId,
+    html: s?.html ?? null,
+    text: s?.text ?? null,
+    headers: s?.headers ?? {},
+    attachments: s?.attachments ?? [],
+    rejected: s?.rejected ?? [],
+  };
+}
+
+const outboxQuery = z.object({
+  to: z.string().optional(),
+  since: z.string().optional(),
+  workspaceId: z.string().optional(),
+  sandbox: z.enum(["true", "false"]).optional(),
+});
+
+/** Oldest first; `to` matches the record's recipient or one of its cc/bcc, case-insensitively. */
+export function outbox(emu: Emu, query: unknown) {
+  const q = parse(outboxQuery, query, "query");
+  const since = timeBound(q.since, "since");
+  const to = q.to?.trim().toLowerCase();
+  const data = records(emu)
+    .where((r) => (!q.workspaceId || r.workspaceId === q.workspaceId) && (!q.sandbox || String(r.sandbox) === q.sandbox))
+    .filter((r) => since === undefined || r.createdAtMs >= since)
+    .sort((a, b) => a.createdAtMs - b.createdAtMs)
+    .map((r) => outboxView(emu, r))
+    .filter((m) => !to || [m.to, ...m.cc, ...m.bcc].some((a) => a.toLowerCase() === to || a.toLowerCase().endsWith(`<${to}>`)));
+  return { data };
+}
+
+extendControl((app, emu) => {
+  const answer = (fn: (req: any) => unknown) => async (req: any, reply: any) => {
+    try {
+      const out = fn(req);
+      return out === undefined ? reply.code(204).send() : reply.send(out);
+    } catch (err) {
+      if (err instanceof PlatformError) return reply.code(err.statusCode).send(err.body());
+      throw err;
+    }
+  };
+  app.get("/_emulator/mail/outbox", answer((req) => outbox(emu, req.query)));
+  app.delete("/_emulator/mail/outbox", answer(() => {
+    for (const r of records(emu).all()) records(emu).delete(r.id);
+    for (const s of sends(emu).all()) sends(emu).delete(s.id);
+    emu.save();
+  }));
+  app.delete("/_emulator/mail/suppressions", answer(() => {
+    const table = emu.store.table<{ id: string }>("mailSuppressions");
+    for (const s of table.all()) table.delete(s.id);
+    emu.save();
+  }));
+});
