@@ -13,7 +13,12 @@ export async function staticSiteDemo(kit: DemoKit): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "static-site-demo-"));
   const siteDir = join(tmp, "site");
   cpSync(join(ROOT, "examples", "static-site", "site"), siteDir, { recursive: true });
-  const s = await kit.example("static-site", { siteDir });
+  const domain = "example-site.test";
+  await fetch(`${kit.emu.baseUrl}/_emulator/dns/delegations`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ domain }),
+  });
+  kit.say(`the registrar points ${domain}'s nameservers at the platform, so the site can have www.${domain}`);
+  const s = await kit.example("static-site", { siteDir, domain });
   const page = async (url: string) => {
     const label = new URL(url).hostname.split(".")[0];
     const res = await fetch(`${kit.emu.baseUrl}/_sites/${label}/`);
@@ -26,6 +31,7 @@ export async function staticSiteDemo(kit: DemoKit): Promise<void> {
     const url = up.outputs.url.value as string;
     const siteId = up.outputs.siteId.value as string;
     kit.say(`url: ${url}, content ${up.outputs.contentHash.value}`);
+    kit.say(`custom domain: ${up.outputs.customDomain.value}; assets bucket ${up.outputs.assetsBucket.value} at ${up.outputs.assetsUrl.value}`);
     kit.say(`GET / -> ${await page(url)}`);
 
     kit.say("pulumi preview (expect no changes: the content hash is the same)");
@@ -52,6 +58,7 @@ export async function staticSiteDemo(kit: DemoKit): Promise<void> {
     await s.stack.destroy({ onOutput: s.print });
   } finally {
     await s.dispose();
+    await fetch(`${kit.emu.baseUrl}/_emulator/dns/delegations/${domain}`, { method: "DELETE" });
     rmSync(tmp, { recursive: true, force: true });
   }
 }

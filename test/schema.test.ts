@@ -1,9 +1,10 @@
 // schema.json is generated from the provider's zod definitions; a stale copy fails here.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderSchema } from "../scripts/gen-schema";
 import { renderSdkTypes } from "../scripts/gen-sdk-types";
+import { renderDocs } from "../scripts/gen-docs";
 import { ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
 import { resources } from "../provider/resources";
 import * as sdk from "../sdk";
@@ -16,6 +17,15 @@ test("schema.json matches the definitions (run `make schema` after changing a re
 
 test("sdk/types.ts matches the definitions (run `make schema` after changing a resource)", () => {
   expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
+});
+
+test("docs/reference matches schema.json: one page per resource and function (run `make schema`)", () => {
+  const dir = join(ROOT, "docs", "reference");
+  const pages = renderDocs(ROOT);
+  expect(readdirSync(dir).filter((f) => f.endsWith(".md")).sort()).toEqual(pages.map((p) => p.file).sort());
+  for (const page of pages) expect(`${page.file}: ${readFileSync(join(dir, page.file), "utf8") === page.text ? "current" : "stale"}`).toBe(`${page.file}: current`);
+  const schema = JSON.parse(committed());
+  expect(pages.length).toBe(Object.keys(schema.resources).length + Object.keys(schema.functions).length + 2);
 });
 
 test("schema.json passes the Pulumi CLI's schema check", () => {

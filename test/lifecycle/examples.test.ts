@@ -10,6 +10,7 @@ jest.setTimeout(600_000);
 /** Config and platform set-up an example needs beyond the emulator's address and key. */
 const SETUP: Record<string, { config?: Record<string, string>; delegate?: string }> = {
   "mail-domain": { config: { domain: "examples-mail.test", timeout: "60s" }, delegate: "examples-mail.test" },
+  "static-site": { config: { domain: "examples-site.test", timeout: "60s" }, delegate: "examples-site.test" },
   "mail-sandbox": { config: { domain: "examples-sandbox.test", timeout: "60s" }, delegate: "examples-sandbox.test" },
 };
 
