@@ -13,6 +13,8 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
+  /** The emulator's own address, set once it listens (presigned export URLs use it). */
+  baseUrl?: string;
 }
 
 type Listener = (payload: any) => void;

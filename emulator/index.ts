@@ -5,6 +5,7 @@ import { seed, type SeedResult } from "./auth";
 import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { startDnsServer } from "./dns-server";
+import { closeAllDatabases } from "./postgres";
 import { Store } from "./store";
 
 export interface EmulatorOptions {
@@ -42,6 +43,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
+  // Presigned download URLs (database exports) point back at this server.
+  settings.baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
   return {
     ...ids,
@@ -51,6 +54,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     app,
     close: async () => {
       emu.emit("close", undefined);
+      await closeAllDatabases(emu);
       await dns?.close();
       await app.close();
       emu.save();

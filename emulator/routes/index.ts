@@ -8,5 +8,8 @@ import { cronRoutes } from "./cron";
 import { catalogueRoutes } from "./catalogue";
 import { dnsRoutes } from "./dns";
 import { mailRoutes } from "./mail";
+import { databaseRoutes } from "./databases";
+import { backupRoutes } from "./backups";
 
 export const allRoutes: RouteDef[] = [...identityRoutes, ...projectRoutes, ...serviceRoutes, ...deployRoutes, ...cronRoutes, ...catalogueRoutes, ...dnsRoutes, ...mailRoutes];
+allRoutes.push(...databaseRoutes, ...backupRoutes);
