@@ -98,10 +98,17 @@ export async function runStatement(db: PGlite, statement: string, maxRows: numbe
     rows: rows ? rows.slice(0, maxRows).map((r) => r.map((v) => (v === null ? null : String(v)))) : null,
     rowCount: count,
     truncated: rows ? rows.length > maxRows : false,
-    message: command ? `${command} ${count}` : null,
+    message: commandTag(command, count),
     notices,
     executionMs,
   };
+}
+
+/** The command tag psql prints: counted commands carry their count (INSERT also its legacy 0). */
+function commandTag(command: string | null, count: number): string | null {
+  if (!command) return null;
+  if (command === "INSERT") return `INSERT 0 ${count}`;
+  return ["SELECT", "UPDATE", "DELETE", "MERGE", "COPY", "FETCH", "MOVE"].includes(command) ? `${command} ${count}` : command;
 }
 
 async function rowsOf(db: PGlite, t: TableRef, cols: ColumnRow[]): Promise<(string | null)[][]> {

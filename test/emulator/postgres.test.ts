@@ -126,6 +126,7 @@ test("a POSTGRES service: real connection, console, exports, backup, restore, an
   expect(w).toMatchObject({ rows: null, rowCount: 1, truncated: false, message: "UPDATE 1" });
   await expect(api.post(`${base}/database/query`, { statement: "SELECT * FROM missing_table" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("missing_table") });
   await expect(api.post(`${base}/database/query`, { statement: "" })).rejects.toMatchObject({ status: 400 });
+  expect(await api.post<any>(`${base}/database/query`, { statement: "DROP TABLE IF EXISTS nope" })).toMatchObject({ rows: null, message: "DROP", notices: ['table "nope" does not exist, skipping'] });
 
   // Exports: a table as CSV, JSON and SQL; the database as SQL and as a data directory archive.
   const csv = await api.post<any>(`${base}/database/tables/customers/exports`, { format: "CSV" });
