@@ -21,7 +21,8 @@ interface Backend {
 interface Instance {
   serviceId: string;
   proxy: net.Server;
-  port: number;
+  /** Resolves to the listener's port; concurrent callers share it. */
+  port: Promise<number>;
   sockets: Set<net.Socket>;
   backend?: Promise<Backend>;
 }
@@ -79,15 +80,14 @@ export async function listen(emu: Emu, svc: Service): Promise<{ host: string; po
   if (!inst) {
     const proxy = net.createServer();
     const sockets = new Set<net.Socket>();
-    inst = { serviceId: svc.id, proxy, port: 0, sockets };
+    // A restart from a state file tries the port the service had before.
+    const wanted = svc.db?.endpoint?.port ?? 0;
+    inst = { serviceId: svc.id, proxy, port: bind(proxy, wanted).catch(() => bind(proxy, 0)), sockets };
     reg.set(svc.id, inst);
     const me = inst;
     proxy.on("connection", (s) => accept(emu, me, s));
-    // A restart from a state file tries the port the service had before.
-    const wanted = svc.db?.endpoint?.port ?? 0;
-    inst.port = await bind(proxy, wanted).catch(() => bind(proxy, 0));
   }
-  const endpoint = { host: LOOPBACK, port: inst.port };
+  const endpoint = { host: LOOPBACK, port: await inst.port };
   const row = services(emu).get(svc.id);
   if (row?.db && (row.db.endpoint?.port !== endpoint.port || row.db.endpoint?.host !== endpoint.host)) {
     services(emu).update(svc.id, { db: { ...row.db, endpoint } });
@@ -147,6 +147,7 @@ export function closeDatabase(emu: Emu, serviceId: string): Promise<void> {
 
 async function shutDown(inst: Instance): Promise<void> {
   for (const s of inst.sockets) s.destroy();
+  await inst.port.catch(() => undefined);
   await new Promise<void>((r) => inst.proxy.close(() => r()));
   const backend = await inst.backend?.catch(() => undefined);
   if (backend) {

@@ -2,7 +2,9 @@
 // connection route returns; the console, exports, backups and restores work on that data.
 // The emulator runs as its CLI in a child process: PGlite's loader uses a dynamic import that
 // jest's module sandbox refuses (without --experimental-vm-modules).
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -95,6 +97,18 @@ test("a POSTGRES service: real connection, console, exports, backup, restore, an
     INSERT INTO customers (name, email) VALUES ('Ada', 'ada@example.com'), ('Bo', NULL), ('Cy, "the third"', 'cy@example.com');
     INSERT INTO orders (customer_id, total) VALUES (1, 250.50), (3, 12.00);
     ANALYZE;`);
+
+  // The URL works as it is, for the pg client and for psql where it is installed.
+  const viaUrl = new Client({ connectionString: conn.url });
+  clients.push(viaUrl);
+  await viaUrl.connect();
+  expect((await viaUrl.query("SELECT count(*)::int AS n FROM customers")).rows).toEqual([{ n: 3 }]);
+  await viaUrl.end();
+  const psql = ["/usr/bin/psql", "/usr/local/bin/psql"].find((p) => existsSync(p));
+  if (psql) {
+    const { stdout } = await promisify(execFile)(psql, [conn.url, "-tAc", "SELECT name FROM customers ORDER BY id LIMIT 1"], { env: { ...process.env, PGCONNECT_TIMEOUT: "30" } });
+    expect(stdout.trim()).toBe("Ada");
+  }
 
   // Console: tables (planner estimates), pages and search, columns with keys, objects.
   const tables = await api.get<any>(`${base}/database/tables`);
