@@ -117,6 +117,10 @@ test("a POSTGRES service: real connection, console, exports, backup, restore, an
   expect(first.data.map((t: any) => t.name)).toEqual(["customers"]);
   expect((await api.get<any>(`${base}/database/tables`, { query: { cursor: first.nextCursor } })).data.map((t: any) => t.name)).toEqual(["orders"]);
   expect((await api.get<any>(`${base}/database/tables`, { query: { search: "ORD" } })).data.map((t: any) => t.name)).toEqual(["orders"]);
+  // Console scopes (§4.6): reads READ + PLATFORM_API, writes WRITE + PLATFORM_API.
+  expect((await client(emu.keys.readPlatform).get<any>(`${base}/database/tables`)).data).toHaveLength(2);
+  await expect(client(emu.keys.readPlatform).post(`${base}/database/query`, { statement: "SELECT 1" })).rejects.toMatchObject({ status: 403 });
+  await expect(client(emu.keys.deploysOnly).get(`${base}/database/objects`)).rejects.toMatchObject({ status: 403, message: expect.stringContaining("PLATFORM_API") });
   const cols = await api.get<any>(`${base}/database/tables/orders/columns`);
   expect(cols).toMatchObject({ name: "orders", schema: "public", primaryKey: ["id"] });
   expect(cols.columns).toEqual([
