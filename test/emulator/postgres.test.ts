@@ -3,7 +3,8 @@
 // The emulator runs as its CLI in a child process: PGlite's loader uses a dynamic import that
 // jest's module sandbox refuses (without --experimental-vm-modules).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { createInterface } from "node:readline";
 import path from "node:path";
@@ -14,33 +15,41 @@ import { CloudPlatformClient } from "../../provider/client";
 jest.setTimeout(180_000);
 
 interface Emulator { baseUrl: string; workspaceId: string; apiKey: string; keys: Record<string, string> }
-let emu: Emulator;
-let proc: ChildProcess;
-let api: CloudPlatformClient;
-const clients: Client[] = [];
-const apis: CloudPlatformClient[] = [];
-const client = (key = emu.apiKey) => {
-  const c = new CloudPlatformClient({ apiKey: key, baseUrl: emu.baseUrl, retry: { baseDelayMs: 10, maxDelayMs: 50 } });
-  apis.push(c);
-  return c;
-};
-beforeAll(async () => {
-  proc = spawn(process.execPath, [path.join(__dirname, "../../dist/emulator/cli.js"), "--port", "0", "--speed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+const procs: ChildProcess[] = [];
+/** The emulator's CLI in a child process; resolves with the line it prints. */
+async function startCli(...args: string[]): Promise<{ info: Emulator; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [path.join(__dirname, "../../dist/emulator/cli.js"), "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  procs.push(proc);
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once("line", resolve);
     proc.once("exit", (code) => reject(new Error(`the emulator exited with ${code}`)));
   });
-  emu = JSON.parse(first);
+  return { info: JSON.parse(first), proc };
+}
+async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once("exit", r));
+  proc.kill("SIGTERM");
+  await exited;
+}
+
+let emu: Emulator;
+let api: CloudPlatformClient;
+const clients: Client[] = [];
+const apis: CloudPlatformClient[] = [];
+const client = (key = emu.apiKey, baseUrl = emu.baseUrl) => {
+  const c = new CloudPlatformClient({ apiKey: key, baseUrl, retry: { baseDelayMs: 10, maxDelayMs: 50 } });
+  apis.push(c);
+  return c;
+};
+beforeAll(async () => {
+  emu = (await startCli("--speed", "1")).info;
   api = client();
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
   await Promise.all(apis.map((c) => c.close()));
-  if (proc && proc.exitCode === null) {
-    const exited = new Promise((r) => proc.once("exit", r));
-    proc.kill("SIGTERM");
-    await exited;
-  }
+  await Promise.all(procs.map(stop));
 });
 
 const control = async (method: string, route: string, body?: unknown) => {
@@ -219,4 +228,30 @@ test("a POSTGRES service: real connection, console, exports, backup, restore, an
   await api.delete(`/v1/projects/${p.id}`);
   expect(await leftovers()).toEqual({});
   await expect(c.query("SELECT 1")).rejects.toThrow();
+});
+
+test("with --state, a restart keeps the listener's port; backups taken before it cannot be restored (BACKUP_FILE_MISSING)", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "pg-state-"));
+  try {
+    const state = path.join(dir, "state.json");
+    const first = await startCli("--speed", "0", "--state", state);
+    const a = client(first.info.apiKey, first.info.baseUrl);
+    const p = await a.create<any>(`/v1/workspaces/${first.info.workspaceId}/projects`, { name: "kept" });
+    const env = await a.create<any>(`/v1/projects/${p.id}/environments`, { name: "production" });
+    const db = await a.create<any>(`/v1/environments/${env.id}/services`, { name: "db", type: "POSTGRES" });
+    const before = await a.get<any>(`/v1/services/${db.id}/connection`);
+    const backup = await a.post<any>(`/v1/services/${db.id}/backups`, {});
+    expect(backup.status).toBe("COMPLETED");
+    await stop(first.proc);
+
+    const second = await startCli("--speed", "0", "--state", state);
+    const b = client(second.info.apiKey, second.info.baseUrl);
+    expect(await b.get<any>(`/v1/services/${db.id}/connection`)).toMatchObject({ host: "127.0.0.1", port: before.port, password: before.password });
+    const restore = await b.post<any>(`/v1/backups/${backup.id}/restore`, {});
+    expect(restore).toMatchObject({ status: "FAILED", errorCode: "BACKUP_FILE_MISSING", safetyBackupId: null, error: expect.stringContaining("restarted") });
+    await b.delete(`/v1/projects/${p.id}`);
+    await stop(second.proc);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
