@@ -63,7 +63,12 @@ export async function realDatabase(emu: Emu, svc: Service): Promise<PGlite> {
   if (!isProvisioned(emu, svc)) {
     throw new CodedError(409, "NOT_PROVISIONED", `the database of service ${svc.id} is not provisioned yet: its first deploy has not gone live`);
   }
-  return database(emu, svc);
+  try {
+    return await database(emu, svc);
+  } catch (e) {
+    // E.g. PGlite loaded inside jest's module sandbox without --experimental-vm-modules (README).
+    throw new CodedError(409, "DATABASE_NOT_RUNNING", `the database of service ${svc.id} could not be started: ${(e as Error).message}`);
+  }
 }
 
 export function requireRealEngine(svc: Service): void {
@@ -109,7 +114,8 @@ function bind(server: net.Server, port: number): Promise<number> {
 /** The running database, started on first use. Callers check isProvisioned first. */
 export async function database(emu: Emu, svc: Service): Promise<PGlite> {
   await listen(emu, svc);
-  const inst = registry(emu).get(svc.id)!;
+  const inst = registry(emu).get(svc.id);
+  if (!inst) throw new Error("the database was closed while it started");
   inst.backend ??= startBackend(svc).catch((e) => {
     inst.backend = undefined;
     throw e;
