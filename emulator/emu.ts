@@ -13,7 +13,7 @@ export interface EmuSettings {
   speed: number;
   /** Domains whose public nameservers point at the platform (`--delegate`). */
   delegations: string[];
-  /** The emulator's own address, known once it listens; URLs it serves itself (bucket endpoints, presigned uploads, sites) start with it. */
+  /** The emulator's own address, known once it listens; URLs it serves itself (bucket endpoints, presigned uploads and exports, sites) start with it. */
   baseUrl?: string;
   /** Largest static upload accepted (bytes); default 50 MiB. */
   staticUploadMaxBytes?: number;

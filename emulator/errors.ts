@@ -28,3 +28,13 @@ export const tooManyRequests = (retryAfter: string) =>
   new PlatformError(429, "Rate limit exceeded; retry after the time in the Retry-After header", {
     "retry-after": retryAfter,
   });
+
+/** An error the spec names a code for (the backup and restore errorCode list): the body carries it. */
+export class CodedError extends PlatformError {
+  constructor(statusCode: number, readonly errorCode: string, message: string) {
+    super(statusCode, `${errorCode}: ${message}`);
+  }
+  override body() {
+    return { ...super.body(), errorCode: this.errorCode };
+  }
+}

@@ -6,6 +6,7 @@ import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
+import { closeAllDatabases } from "./postgres";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
@@ -63,6 +64,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     app,
     close: async () => {
       emu.emit("close", undefined);
+      await closeAllDatabases(emu);
       await dns?.close();
       await app.close();
       emu.save();

@@ -5,6 +5,7 @@ export { Service } from "./service";
 export { EnvVar } from "./envVar";
 export { SecretFile } from "./secretFile";
 export { getService, getServiceOutput, getRegions, getRegionsOutput, getPricing, getPricingOutput } from "./serviceFunctions";
+export { getServiceConnection, getServiceConnectionOutput } from "./serviceFunctions";
 export { DnsZone } from "./dnsZone";
 export { DnsZoneVerification } from "./dnsZoneVerification";
 export { DnsRecord } from "./dnsRecord";

@@ -1,6 +1,10 @@
-// getService, getRegions and getPricing, with their Output forms.
-import { regionKeyOf, V1DeployLocation, V1PricingCatalog, V1Service } from "../provider/api/services";
-import type { GetPricingArgs, GetPricingResult, GetRegionsArgs, GetRegionsResult, GetServiceArgs, GetServiceResult } from "./types";
+// getService, getServiceConnection, getRegions and getPricing, with their Output forms.
+import * as pulumi from "@pulumi/pulumi";
+import { regionKeyOf, V1Connection, V1DeployLocation, V1PricingCatalog, V1Service } from "../provider/api/services";
+import type {
+  GetPricingArgs, GetPricingResult, GetRegionsArgs, GetRegionsResult, GetServiceArgs, GetServiceConnectionArgs, GetServiceConnectionResult,
+  GetServiceResult,
+} from "./types";
 import { functionContext, outputForm } from "./functions";
 
 /** Looks up a service by id: its type, status, health, URL and region. */
@@ -12,6 +16,18 @@ export async function getService(args: GetServiceArgs): Promise<GetServiceResult
   };
 }
 export const getServiceOutput = outputForm(getService);
+
+/** How to reach a database service; 404 for a service that is no database or is still provisioning. */
+export async function getServiceConnection(args: GetServiceConnectionArgs): Promise<GetServiceConnectionResult> {
+  const c = await functionContext().client.get(`/v1/services/${encodeURIComponent(args.serviceId)}/connection`, { schema: V1Connection });
+  return {
+    serviceId: args.serviceId, scheme: c.scheme, host: c.host, port: c.port, database: c.database ?? null, user: c.username ?? null,
+    password: c.password ?? "", url: c.url ?? null, externalUrl: c.externalUrl ?? null,
+  };
+}
+/** The Output form is secret as a whole: the password (and the URL that holds it) never shows in plain text. */
+const connectionOutput = outputForm(getServiceConnection);
+export const getServiceConnectionOutput = (args: Parameters<typeof connectionOutput>[0]) => pulumi.secret(connectionOutput(args));
 
 /** The regions services can be placed in, and whether a FREE service can run there. */
 export async function getRegions(_args: GetRegionsArgs = {}): Promise<GetRegionsResult> {

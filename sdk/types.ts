@@ -2108,6 +2108,43 @@ export interface GetServiceResult {
 }
 
 /**
+ * The arguments of getServiceConnection.
+ */
+export interface GetServiceConnectionArgs {
+  /**
+   * The database service's id.
+   */
+  readonly serviceId: string;
+}
+
+/**
+ * The result of getServiceConnection.
+ */
+export interface GetServiceConnectionResult {
+  readonly database: string | null;
+  /**
+   * Public URL when external access is on.
+   */
+  readonly externalUrl: string | null;
+  readonly host: string;
+  /**
+   * The database user's password; empty for a read-only key.
+   */
+  readonly password: string;
+  readonly port: number;
+  /**
+   * postgresql, mysql, mariadb, mongodb or redis.
+   */
+  readonly scheme: string;
+  readonly serviceId: string;
+  /**
+   * The connection URL, password included.
+   */
+  readonly url: string | null;
+  readonly user: string | null;
+}
+
+/**
  * The arguments of getStorageAccessKeys.
  */
 export interface GetStorageAccessKeysArgs {

@@ -39,6 +39,8 @@ export interface DatabaseSettings {
   password: string;
   connectionEnvName: string;
   injectConnectionUrl: boolean;
+  /** Where the service's real database listens (POSTGRES only), once its listener is open. */
+  endpoint?: { host: string; port: number } | null;
 }
 
 export interface Service {

@@ -426,6 +426,12 @@ function link(emu: Emu, db: Service, app: Service): void {
   envVars(emu).insert({ id, serviceId: app.id, key, value: connection(db).url, scope: "ALL", secret: true, linkedFrom: db.id });
 }
 
+/** The database's address changed (its real listener opened): its links follow. */
+export function relink(emu: Emu, db: Service): void {
+  const url = connection(db).url;
+  for (const v of envVars(emu).where((r) => r.linkedFrom === db.id)) if (v.value !== url) envVars(emu).update(v.id, { value: url });
+}
+
 /** A new app gets the links of the environment's databases. */
 function linkInto(emu: Emu, app: Service): void {
   for (const db of servicesIn(emu, app.environmentId)) if (db.id !== app.id && isDatabase(db.type)) link(emu, db, app);
@@ -475,16 +481,18 @@ const ENGINES: Record<string, { scheme: string; port: number }> = {
 export function connection(svc: Service) {
   const engine = ENGINES[svc.type];
   const db = svc.db!;
-  const host = `${slug(svc.name)}-${svc.id.slice(0, 8)}.internal`;
+  // A POSTGRES service has a real listener on loopback; other engines get a placeholder address.
+  const host = db.endpoint?.host ?? `${slug(svc.name)}-${svc.id.slice(0, 8)}.internal`;
+  const port = db.endpoint?.port ?? engine.port;
   const auth = `${encodeURIComponent(db.user)}:${encodeURIComponent(db.password)}`;
   return {
     scheme: engine.scheme,
     host,
-    port: engine.port,
+    port,
     database: db.name,
     username: db.user,
     password: db.password,
-    url: `${engine.scheme}://${auth}@${host}:${engine.port}/${db.name}`,
+    url: `${engine.scheme}://${auth}@${host}:${port}/${db.name}`,
     externalUrl: null as string | null,
   };
 }

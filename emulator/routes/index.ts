@@ -13,6 +13,8 @@ import { staticSiteRoutes } from "./static-sites";
 import { customDomainRoutes } from "./custom-domains";
 import { previewRoutes } from "./previews";
 import { emailRoutes } from "./emails";
+import { databaseRoutes } from "./databases";
+import { backupRoutes } from "./backups";
 
 export const allRoutes: RouteDef[] = [
   ...identityRoutes,
@@ -28,4 +30,6 @@ export const allRoutes: RouteDef[] = [
   ...customDomainRoutes,
   ...previewRoutes,
   ...emailRoutes,
+  ...databaseRoutes,
+  ...backupRoutes,
 ];

@@ -5,10 +5,11 @@ import type { Ctx } from "../http";
 import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import { badRequest } from "../errors";
 import { getEnvironment } from "../models/projects";
+import { listen } from "../postgres";
 import {
   connectionView, createService, createServiceBody, deleteEnvVar, deleteSecretFile, deleteService, detectApps, detectBuild,
   envVarsOf, envVarView, getService, listServices, patchEnvVars, patchEnvVarsBody, patchService, patchServiceBody,
-  putSecretFile, secretFileInput, secretFilesOf, secretFileView, servicesIn, serviceView, setSuspended,
+  putSecretFile, relink, secretFileInput, secretFilesOf, secretFileView, services, servicesIn, serviceView, setSuspended,
 } from "../models/services";
 
 const detectQuery = z.object({
@@ -29,6 +30,14 @@ const fileChange = (ctx: Ctx, serviceId: string, wsId: string, needsRedeploy: bo
   secretFiles: secretFilesOf(ctx.emu, serviceId).map((f) => secretFileView(f, ctx.principal.readOnlyIn(wsId))),
   needsRedeploy,
 });
+
+/** A POSTGRES service's real listener: its address goes into the connection and the linked URLs. */
+async function openListener(emu: Ctx["emu"], serviceId: string): Promise<void> {
+  const svc = services(emu).get(serviceId);
+  if (svc?.type !== "POSTGRES") return;
+  await listen(emu, svc);
+  relink(emu, services(emu).get(serviceId)!);
+}
 
 export const serviceRoutes: RouteDef[] = [
   {
@@ -56,10 +65,11 @@ export const serviceRoutes: RouteDef[] = [
   },
   {
     method: "POST", url: "/v1/environments/:environmentId/services", scope: "Wp", idempotent: true,
-    handler: ({ principal, params, body, emu }) => {
+    handler: async ({ principal, params, body, emu }) => {
       const { env, project } = getEnvironment(emu, principal, params.environmentId);
       const svc = createService(emu, env, project, parse(createServiceBody, body));
-      return created(serviceView(emu, svc));
+      await openListener(emu, svc.id);
+      return created(serviceView(emu, getService(emu, principal, svc.id)));
     },
   },
   { method: "GET", url: "/v1/services/:serviceId", scope: "Rp", handler: (ctx) => ok(serviceView(ctx.emu, svcOf(ctx))) },
@@ -78,7 +88,8 @@ export const serviceRoutes: RouteDef[] = [
   },
   {
     method: "GET", url: "/v1/services/:serviceId/connection", scope: "Rp",
-    handler: (ctx) => {
+    handler: async (ctx) => {
+      await openListener(ctx.emu, svcOf(ctx).id);
       const svc = svcOf(ctx);
       return ok(connectionView(ctx.emu, svc, ctx.principal.readOnlyIn(svc.workspaceId)));
     },

@@ -481,6 +481,19 @@ defineFunction("getService", {
     suspension: z.string(), url: z.string().nullable(), region: z.string().nullable(), tier: z.string().nullable(),
   }),
 });
+defineFunction("getServiceConnection", {
+  token: "cloudplatform:index:getServiceConnection",
+  description: "How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.",
+  inputs: z.object({ serviceId: id("The database service's id.") }),
+  outputs: z.object({
+    serviceId: z.string(),
+    scheme: z.string().describe("postgresql, mysql, mariadb, mongodb or redis."),
+    host: z.string(), port: z.number(), database: z.string().nullable(), user: z.string().nullable(),
+    password: z.string().meta({ secret: true, description: "The database user's password; empty for a read-only key." }),
+    url: z.string().nullable().meta({ secret: true, description: "The connection URL, password included." }),
+    externalUrl: z.string().nullable().describe("Public URL when external access is on."),
+  }),
+});
 defineFunction("getRegions", {
   token: "cloudplatform:index:getRegions",
   description: "The regions services can be placed in, and whether a FREE service can run there.",

@@ -170,7 +170,8 @@ test("databases: connection after provisioning, linked into siblings (existing a
   await expect(api.get(`/v1/services/${before.id}/connection`)).rejects.toMatchObject({ status: 404 });
   await advance(SETTLE);
   const conn = await api.get<any>(`/v1/services/${db.id}/connection`);
-  expect(conn).toMatchObject({ scheme: "postgresql", port: 5432, database: "shop", username: "app", externalUrl: null });
+  // A POSTGRES service listens for real on loopback (test/emulator/postgres.test.ts connects to it).
+  expect(conn).toMatchObject({ scheme: "postgresql", host: "127.0.0.1", port: expect.any(Number), database: "shop", username: "app", externalUrl: null });
   expect(conn.password.length).toBeGreaterThanOrEqual(16);
   expect(conn.url).toContain(conn.password);
   const ro = await emu.client(emu.keys.readOnly).get<any>(`/v1/services/${db.id}/connection`);

@@ -1,5 +1,6 @@
 // The SDK's functions (data sources), called as a program calls them. Outside a stack they read
 // CLOUDPLATFORM_* from the environment, like the provider.
+import * as pulumi from "@pulumi/pulumi";
 import * as sdk from "../../sdk";
 import { emulator, type TestEmulator } from "../support/emulator";
 
@@ -64,4 +65,22 @@ test("getMailLimits reports the static limits, the key's send rate and each doma
     id: added.domain.id, name: "limits.functions.test", status: "VERIFIED", dailyQuota: 200, sentToday: 2, remainingToday: 198, maxDailyQuota: 50_000, quotaResetsAt: expect.any(String),
   });
   expect(limits.domains.find((d) => d.name === "mail.functions.test")).toMatchObject({ status: "PENDING", dailyQuota: 0 });
+});
+
+test("getServiceConnection returns a database's address and password; its Output form is secret", async () => {
+  const api = emu.client();
+  const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "conn" });
+  const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "prod" });
+  const db = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "db", type: "POSTGRES", dbName: "shop", dbPassword: "a-long-db-password" });
+  const web = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "web", type: "WEB", image: "nginx:1.27" });
+  const conn = await sdk.getServiceConnection({ serviceId: db.id });
+  expect(conn).toEqual({
+    serviceId: db.id, scheme: "postgresql", host: "127.0.0.1", port: expect.any(Number), database: "shop", user: "app",
+    password: "a-long-db-password", url: `postgresql://app:a-long-db-password@127.0.0.1:${conn.port}/shop`, externalUrl: null,
+  });
+  const out = sdk.getServiceConnectionOutput({ serviceId: db.id });
+  expect(await pulumi.isSecret(out)).toBe(true);
+  await expect(sdk.getServiceConnection({ serviceId: web.id })).rejects.toThrow(/404/);
+
+  await api.delete(`/v1/projects/${project.id}`);
 });

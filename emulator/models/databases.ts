@@ -1,0 +1,108 @@
+// The database console (infrastructure routes §2.5, §4.6): tables, columns, objects, statements
+// and exports of a POSTGRES service's real database. Exports are held in memory and served from a
+// short-lived presigned URL on the emulator itself: GET {baseUrl}/_exports/{id}?expires=&signature=.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { PGlite } from "@electric-sql/pglite";
+import { extendControl } from "../control";
+import type { Emu } from "../emu";
+import { badRequest, forbidden, notFound } from "../errors";
+import { newId } from "../store";
+import { realDatabase } from "../postgres";
+import { dumpSql, runStatement, tableCsv, tableJson, tableOid, type TableRef } from "../postgres-sql";
+import type { Service } from "./lifecycle";
+
+export const EXPORT_TTL_MS = 15 * 60_000;
+export const MAX_ROWS = { default: 1_000, max: 10_000 };
+
+export const queryBody = z.object({
+  statement: z.string().min(1, "must not be empty").max(100_000, "must be at most 100000 characters"),
+  maxRows: z.number().int("must be an integer").min(1, `must be 1 to ${MAX_ROWS.max}`).max(MAX_ROWS.max, `must be 1 to ${MAX_ROWS.max}`).optional(),
+});
+export const databaseExportBody = z.object({ format: z.enum(["SQL", "ARCHIVE"]).optional() });
+export const tableExportBody = z.object({ format: z.enum(["CSV", "JSON", "SQL"]).optional(), schema: z.string().min(1).max(63).optional() });
+
+// ---- console ----
+export async function runQuery(emu: Emu, svc: Service, body: z.infer<typeof queryBody>) {
+  const db = await realDatabase(emu, svc);
+  try {
+    return { engine: svc.type, ...(await runStatement(db, body.statement, body.maxRows ?? MAX_ROWS.default)) };
+  } catch (e) {
+    // The engine's own message, as a console shows it; the statement is the caller's, not echoed.
+    throw badRequest(`statement: ${(e as Error).message}`);
+  }
+}
+
+export async function findTable(db: PGlite, t: TableRef): Promise<number> {
+  const oid = await tableOid(db, t);
+  if (oid === undefined) throw notFound("Table", `${t.schema}.${t.name}`);
+  return oid;
+}
+
+// ---- exports ----
+interface StoredExport { content: Buffer; filename: string; contentType: string; expiresAtMs: number }
+const exportsOf = new WeakMap<Emu, { secret: Buffer; files: Map<string, StoredExport> }>();
+function exportStore(emu: Emu) {
+  let s = exportsOf.get(emu);
+  if (!s) exportsOf.set(emu, (s = { secret: randomBytes(32), files: new Map() }));
+  return s;
+}
+const sign = (secret: Buffer, id: string, expires: number) => createHmac("sha256", secret).update(`${id}.${expires}`).digest("hex");
+
+function publish(emu: Emu, content: Buffer, filename: string, format: string, contentType: string) {
+  const store = exportStore(emu);
+  const now = emu.clock.now();
+  for (const [id, f] of store.files) if (f.expiresAtMs <= now) store.files.delete(id);
+  const id = newId();
+  const expiresAtMs = now + EXPORT_TTL_MS;
+  store.files.set(id, { content, filename, contentType, expiresAtMs });
+  const base = emu.settings.baseUrl ?? "http://127.0.0.1";
+  return {
+    url: `${base}/_exports/${id}?expires=${expiresAtMs}&signature=${sign(store.secret, id, expiresAtMs)}`,
+    filename, format, sizeBytes: content.length, expiresAt: new Date(expiresAtMs).toISOString(),
+  };
+}
+
+const stamp = (emu: Emu) => emu.now().replace(/[-:]/g, "").replace(/\..*$/, "");
+
+export async function exportDatabase(emu: Emu, svc: Service, format: "SQL" | "ARCHIVE") {
+  const db = await realDatabase(emu, svc);
+  const base = `${svc.db!.name}-${stamp(emu)}`;
+  if (format === "SQL") return publish(emu, Buffer.from(await dumpSql(db), "utf8"), `${base}.sql`, format, "application/sql");
+  // The whole data directory as PGlite writes it: load it with `new PGlite({ loadDataDir })`.
+  const blob = await db.dumpDataDir("gzip");
+  return publish(emu, Buffer.from(await blob.arrayBuffer()), `${base}.tar.gz`, format, "application/gzip");
+}
+
+export async function exportTable(emu: Emu, svc: Service, name: string, body: z.infer<typeof tableExportBody>) {
+  const db = await realDatabase(emu, svc);
+  const t = { schema: body.schema ?? "public", name };
+  const oid = await findTable(db, t);
+  const format = body.format ?? "CSV";
+  const base = `${t.schema === "public" ? "" : `${t.schema}.`}${t.name}-${stamp(emu)}`;
+  if (format === "CSV") return publish(emu, Buffer.from(await tableCsv(db, t, oid), "utf8"), `${base}.csv`, format, "text/csv");
+  if (format === "JSON") return publish(emu, Buffer.from(await tableJson(db, t), "utf8"), `${base}.json`, format, "application/json");
+  return publish(emu, Buffer.from(await dumpSql(db, t), "utf8"), `${base}.sql`, format, "application/sql");
+}
+
+extendControl((app, emu) => {
+  emu.on("reset", () => exportStore(emu).files.clear());
+  // The presigned download: no key, the signature is the credential; it expires on the emulator clock.
+  app.get("/_exports/:id", async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const q = req.query as { expires?: string; signature?: string };
+    const store = exportStore(emu);
+    const expires = Number(q.expires);
+    const want = Buffer.from(sign(store.secret, id, expires));
+    const got = Buffer.from(String(q.signature ?? ""));
+    const fail = (e: ReturnType<typeof forbidden>) => reply.code(e.statusCode).send(e.body());
+    if (!Number.isFinite(expires) || got.length !== want.length || !timingSafeEqual(got, want)) return fail(forbidden("The signature of this download URL is not valid"));
+    if (expires <= emu.clock.now()) return fail(forbidden("This download URL has expired; export again"));
+    const file = store.files.get(id);
+    if (!file) return reply.code(404).send(notFound("Export", id).body());
+    return reply
+      .type(file.contentType)
+      .header("content-disposition", `attachment; filename="${file.filename}"`)
+      .send(file.content);
+  });
+});
