@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator pack clean
+.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -12,6 +12,7 @@ help:
 	@echo "make schema  regenerate schema.json"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
+	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
 	@echo "make pack    build pulumi-cloudplatform-<version>.tgz to install in a program"
 
 node_modules/.installed: package.json package-lock.json
@@ -45,6 +46,9 @@ demo: build tools
 
 bench: build tools
 	node --expose-gc dist/bench/run.js
+
+mutation: build
+	npx stryker run $(STRYKER_FLAGS)
 
 pack: build
 	$(NPM) pack --silent
