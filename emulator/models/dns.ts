@@ -8,42 +8,12 @@ import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { isDelegated, PLATFORM_NAMESERVERS, resolve, txtValue } from "./public-dns";
+import { type DnsRecord, type DnsZone, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, txtValue, zoneRows } from "./dns-records";
+import { isDelegated, resolve } from "./public-dns";
 
-export interface DnsZone {
-  id: string;
-  teamId: string;
-  name: string;
-  published: boolean;
-  publishedAt: string | null;
-  verifiedAt: string | null;
-  verificationMethod: "LEGACY" | "NS" | "PURCHASE" | "TXT" | null;
-  /** Secret part of the verification TXT value; the record itself is derived from it. */
-  verificationToken: string;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const RECORD_TYPES = ["A", "AAAA", "ALIAS", "CAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
-
-export interface DnsRecord {
-  id: string;
-  zoneId: string;
-  /** `@` for the apex, else labels relative to the zone, lowercase. */
-  name: string;
-  type: RecordType;
-  content: string;
-  ttl: number;
-  priority: number | null;
-  origin: "MAIL" | "SERVICE" | "USER";
-  editable: boolean;
-  /** What public DNS keeps answering until a change has propagated. */
-  previous: { content: string; priority: number | null } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// Routes and other models read the zone and record rows through this module.
+export { RECORD_TYPES, recordFqdn } from "./dns-records";
+export type { DnsRecord, DnsZone, RecordType } from "./dns-records";
 
 // ---- names ----
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
@@ -73,8 +43,6 @@ export const isApex = (name: string) => organisationalDomain(name) === name;
 /** True when `name` is `zone` or inside it. */
 export const within = (name: string, zone: string) => name === zone || name.endsWith(`.${zone}`);
 
-/** Full name of a record of a zone. */
-export const recordFqdn = (zoneName: string, name: string) => (name === "@" ? zoneName : `${name}.${zoneName}`);
 
 // ---- bodies ----
 const recordBody = z.object({
@@ -88,8 +56,8 @@ export const createRecordBody = recordBody;
 export const patchRecordBody = recordBody;
 export const createZoneBody = z.object({ name: z.string({ error: "must be a string (a domain name)" }) });
 
-const zones = (emu: Emu) => emu.store.table<DnsZone>("dnsZones");
-const records = (emu: Emu) => emu.store.table<DnsRecord>("dnsRecords");
+const zones = zoneRows;
+const records = recordRows;
 
 // ---- zones ----
 export function createZone(emu: Emu, ws: Workspace, input: z.infer<typeof createZoneBody>): DnsZone {

@@ -8,9 +8,7 @@ import { extendControl } from "../control";
 import { badRequest, notFound } from "../errors";
 import { parse } from "../http";
 import { newId } from "../store";
-import type { DnsRecord, DnsZone } from "./dns";
-
-export const PLATFORM_NAMESERVERS = ["ns1.cloudplatform.test", "ns2.cloudplatform.test"];
+import { type DnsRecord, type DnsZone, PLATFORM_NAMESERVERS, txtValue } from "./dns-records";
 
 export interface ExternalRecord {
   id: string;
@@ -37,14 +35,6 @@ export interface Answer {
 const norm = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 const inside = (name: string, zone: string) => name === zone || name.endsWith(`.${zone}`);
 const external = (emu: Emu) => emu.store.table<ExternalRecord>("publicDnsRecords");
-
-/** The value a TXT record carries: quoted strings (`"a" "b"`) are unquoted and joined. */
-export function txtValue(content: string): string {
-  const t = content.trim();
-  if (!/^".*"$/s.test(t)) return t;
-  const parts = [...t.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
-  return parts.length ? parts.join("") : t;
-}
 
 /** The delegated domain (from settings.delegations) that holds `name`, if any. */
 export function delegationOf(emu: Emu, name: string): string | undefined {
