@@ -45,6 +45,16 @@ export const recordRows = (emu: Emu) => emu.store.table<DnsRecord>("dnsRecords")
 /** Full name of a record of a zone. */
 export const recordFqdn = (zoneName: string, name: string) => (name === "@" ? zoneName : `${name}.${zoneName}`);
 
+/** Two-label public suffixes the platform knows; everything else is a one-label TLD. */
+const TWO_LABEL_SUFFIXES = new Set(["co.uk", "org.uk", "ac.uk", "gov.uk", "com.ng", "org.ng", "gov.ng", "co.za", "org.za", "com.au", "co.nz", "com.br", "co.jp", "co.ke", "com.gh"]);
+
+/** The registrable (organisational) domain: example.com for mail.example.com. */
+export function organisationalDomain(name: string): string {
+  const labels = name.split(".");
+  const suffixLabels = labels.length >= 3 && TWO_LABEL_SUFFIXES.has(labels.slice(-2).join(".")) ? 2 : 1;
+  return labels.slice(-(suffixLabels + 1)).join(".");
+}
+
 /** The value a TXT record carries: quoted strings (`"a" "b"`) are unquoted and joined. */
 export function txtValue(content: string): string {
   const t = content.trim();

@@ -8,11 +8,11 @@ import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { type DnsRecord, type DnsZone, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, txtValue, zoneRows } from "./dns-records";
+import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, txtValue, zoneRows } from "./dns-records";
 import { isDelegated, resolve } from "./public-dns";
 
 // Routes and other models read the zone and record rows through this module.
-export { RECORD_TYPES, recordFqdn } from "./dns-records";
+export { organisationalDomain, RECORD_TYPES, recordFqdn } from "./dns-records";
 export type { DnsRecord, DnsZone, RecordType } from "./dns-records";
 
 // ---- names ----
@@ -26,16 +26,6 @@ export function domainName(raw: string, field = "name"): string {
     throw badRequest(`${field}: '${raw}' is not a domain name (at least two dot-separated labels of letters, digits and '-')`);
   }
   return name;
-}
-
-/** Two-label public suffixes the platform knows; everything else is a one-label TLD. */
-const TWO_LABEL_SUFFIXES = new Set(["co.uk", "org.uk", "ac.uk", "gov.uk", "com.ng", "org.ng", "gov.ng", "co.za", "org.za", "com.au", "co.nz", "com.br", "co.jp", "co.ke", "com.gh"]);
-
-/** The registrable (organisational) domain: example.com for mail.example.com. */
-export function organisationalDomain(name: string): string {
-  const labels = name.split(".");
-  const suffixLabels = labels.length >= 3 && TWO_LABEL_SUFFIXES.has(labels.slice(-2).join(".")) ? 2 : 1;
-  return labels.slice(-(suffixLabels + 1)).join(".");
 }
 
 export const isApex = (name: string) => organisationalDomain(name) === name;
