@@ -42,8 +42,8 @@ async function main(): Promise<void> {
       delegations: values.delegate ?? [],
     },
   });
-  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys } = emulator;
-  process.stdout.write(JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys }) + "\n");
+  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login } = emulator;
+  process.stdout.write(JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login }) + "\n");
   const stop = async () => {
     await emulator.close();
     process.exit(0);
