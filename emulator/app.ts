@@ -9,6 +9,7 @@ import type { AnyRouteDef, Ctx } from "./http";
 import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
+import { registerGraphql } from "./graphql";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -64,6 +65,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   );
 
   for (const def of allRoutes) register(app, emu, def);
+  registerGraphql(app, emu);
   controlRoutes(app, emu);
   return app;
 }

@@ -101,14 +101,7 @@ export function apiTokenView(k: ApiKey) {
 const AREAS = ["EMAIL_SEND", "DEPLOYS", "DATABASES", "PLATFORM_API"] as const;
 export const createApiTokenInput = z.object({
   name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters"),
-  scopes: z.array(z.string())
-    .min(1, "choose at least one area: EMAIL_SEND, DEPLOYS, DATABASES or PLATFORM_API")
-    .superRefine((s, ctx) => {
-      const level = s.filter((x) => x === "READ" || x === "WRITE");
-      if (level.length) ctx.addIssue({ code: "custom", message: `${level.join(", ")}: the access level is inferred from your role, not chosen; list areas only` });
-      const bad = s.filter((x) => !AREAS.includes(x as Area) && x !== "READ" && x !== "WRITE");
-      if (bad.length) ctx.addIssue({ code: "custom", message: `${bad.join(", ")}: not an area; choose from ${AREAS.join(", ")}` });
-    }),
+  scopes: z.array(z.enum(AREAS), { error: `must list areas: ${AREAS.join(", ")}` }).min(1, `must list at least one area: ${AREAS.join(", ")}`),
   teamId: z.string().nullish(),
   expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullish(),
 });
@@ -134,7 +127,7 @@ export function createApiToken(emu: Emu, who: Principal, input: z.infer<typeof c
   const readOnly = ws ? who.readOnlyIn(ws.id) : who.memberships().every((m) => m.readOnly);
   const level: Level[] = readOnly ? ["READ"] : ["READ", "WRITE"];
   const key = keys(emu).insert({
-    id: newId(), name: input.name, kind: "svc_live", token: mintToken("svc_live"), scopes: [...level, ...(input.scopes as Area[])],
+    id: newId(), name: input.name, kind: "svc_live", token: mintToken("svc_live"), scopes: [...level, ...new Set<Area>(input.scopes)],
     userId: who.user.id, workspaceId: ws?.id ?? null, createdAt: now, updatedAt: now, lastUsedAt: null, revokedAt: null,
     expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null, sessionId: who.key.id,
   });
