@@ -149,12 +149,13 @@ test("publishMailDomainRecords puts a mail domain's records into its platform zo
 test("300 requests a minute per key and operation, then THROTTLED until the minute has passed", async () => {
   const key = emu.keys.readPlatform;
   const results = [];
-  for (let i = 0; i < 300; i += 50) results.push(...(await Promise.all(Array.from({ length: 50 }, () => gql(key, TEAMS)))));
+  for (let i = 0; i < 299; i += 50) results.push(...(await Promise.all(Array.from({ length: Math.min(50, 299 - i) }, () => gql(key, TEAMS)))));
   expect(results.filter((r) => r.errors)).toEqual([]);
-  // Two aliases in one request are one request.
-  const over = await gql(key, "{ a: getMyTeams { items { id } } b: getMyTeams { items { id } } }");
-  expect(over.data).toBeNull();
-  expect(code(over)).toEqual(["THROTTLED", "THROTTLED"]);
+  // The 300th: two aliases in one request are one request.
+  const twice = await gql(key, "{ a: getMyTeams { items { id } } b: getMyTeams { items { id } } }");
+  expect(twice.errors).toBeUndefined();
+  const over = await gql(key, TEAMS);
+  expect(over).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: "THROTTLED", retryAfterSeconds: expect.any(Number) } })] });
   // Other keys are not affected.
   expect((await gql(emu.keys.platformOnly, TEAMS)).errors).toBeUndefined();
   await emu.control("POST", "/time", { advanceMs: 61_000 });
