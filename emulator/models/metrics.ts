@@ -43,16 +43,17 @@ const ENGINE_ITEMS: Record<string, string> = { POSTGRES: "rows", MYSQL: "rows", 
 /** One sample of a service at `tMs`, averaged over a bucket of `bucketSeconds`. */
 export function sample(svc: Service, tMs: number, bucketSeconds: number) {
   const bucket = Math.floor(tMs / 1000 / bucketSeconds);
+  const start = bucket * bucketSeconds * 1000;
   const n = (what: string) => noise(svc.id, what, bucketSeconds, bucket);
-  const day = Math.sin((2 * Math.PI * ((tMs / 1000) % DAY_S)) / DAY_S); // busiest mid-afternoon UTC
+  const day = Math.sin((2 * Math.PI * ((start / 1000) % DAY_S)) / DAY_S); // busiest mid-afternoon UTC
   const limit = tierPrice(svc.tier).memoryMb * MiB;
   const db = isDatabase(svc.type);
   const cpuPercent = round(Math.min(100, Math.max(0.1, (db ? 6 : 12) * (1 + 0.6 * day) + 8 * n("cpu"))), 2);
   const memoryBytes = Math.round(limit * (0.3 + 0.08 * day + 0.1 * n("mem")));
-  const hoursUp = Math.max(0, (tMs - svc.createdAtMs) / 3_600_000);
+  const hoursUp = Math.max(0, (start - svc.createdAtMs) / 3_600_000);
   const storageBytes = db ? Math.round(24 * MiB + hoursUp * 0.4 * MiB) : null;
   return {
-    t: new Date(bucket * bucketSeconds * 1000).toISOString(),
+    t: new Date(start).toISOString(),
     cpuPercent,
     memoryBytes,
     memoryLimitBytes: limit,
