@@ -2,7 +2,7 @@
 // what verify sees, with the answers an authoritative server gives: SOA, NXDOMAIN versus NODATA
 // with the zone's SOA, CNAME chains, EDNS sizes and truncation, the propagation delay. Node's
 // resolver runs everywhere; `dig` runs too where it is installed.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { Resolver } from "node:dns/promises";
 import { connect } from "node:net";
@@ -180,7 +180,7 @@ describe("on the wire", () => {
 const dig = promisify(execFile);
 const hasDig = (() => {
   try {
-    require("node:child_process").execFileSync("sh", ["-c", "command -v dig"], { stdio: "ignore" });
+    execFileSync("sh", ["-c", "command -v dig"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
