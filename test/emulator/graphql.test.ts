@@ -2,7 +2,7 @@
 // and the error shape of §7.2 (HTTP 200, errors[] with extensions.code, data null).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AuthenticationError } from "../../provider/client";
+import { AuthenticationError, RateLimitError } from "../../provider/client";
 import { printedSchema } from "../../emulator/graphql/schema";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/helpers";
@@ -160,6 +160,20 @@ test("300 requests a minute per key and operation, then THROTTLED until the minu
   expect((await gql(emu.keys.platformOnly, TEAMS)).errors).toBeUndefined();
   await emu.control("POST", "/time", { advanceMs: 61_000 });
   expect((await gql(key, TEAMS)).errors).toBeUndefined();
+});
+
+test("sign-in: 10 attempts a minute per address, and a session lasts 12 hours on the emulator clock", async () => {
+  const email = "stranger@example.test";
+  for (let i = 0; i < 10; i++) expect(await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: "wrong" }))).toBeInstanceOf(AuthenticationError);
+  const limited = await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: emu.login.password }));
+  expect(limited).toBeInstanceOf(RateLimitError);
+  await emu.control("POST", "/time", { advanceMs: 61_000 });
+  const theirs = await signIn(email, emu.login.password);
+  expect((await gql(theirs, TEAMS)).data.getMyTeams.items.map((t: any) => t.id)).toEqual([emu.otherWorkspaceId]);
+  await emu.control("POST", "/time", { advanceMs: 12 * 3_600_000 });
+  const expired = await gql(theirs, TEAMS);
+  expect(expired.errors![0]).toMatchObject({ message: expect.stringMatching(/expired/), extensions: { code: "UNAUTHENTICATED" } });
+  await emu.control("POST", "/time", { reset: true });
 });
 
 test("docs/api-assumptions.md holds the served schema", () => {
