@@ -77,6 +77,7 @@ test("balance, invoices newest first, one invoice, and this month's usage follow
     expect(i.totalKobo).toBe(i.usageKobo - i.creditKobo);
   }
   expect(await api.get(`/v1/invoices/${invoices[1].id}`)).toEqual(invoices[1]);
+  expect(await failure(emu.client(emu.keys.sendOnly).get(`/v1/invoices/${invoices[1].id}`))).toBeInstanceOf(PermissionDeniedError);
   const theirs = await emu.client(emu.keys.otherWorkspace).list<any>(`/v1/workspaces/${emu.otherWorkspaceId}/invoices`);
   expect(await failure(api.get(`/v1/invoices/${theirs[0].id}`))).toBeInstanceOf(NotFoundError);
   const page = await api.get<any>(`${ws()}/invoices`, { query: { limit: 2 } });
@@ -140,6 +141,8 @@ test("metrics: a deterministic series of the requested range; service and projec
 
   for (const path of [`/v1/services/${web.id}/metrics`, `/v1/services/${web.id}/usage`, `/v1/projects/${project.id}/usage`]) {
     expect(await failure(emu.client(emu.keys.otherWorkspace).get(path))).toBeInstanceOf(NotFoundError);
+    expect(await failure(emu.client(emu.keys.sendOnly).get(path))).toBeInstanceOf(PermissionDeniedError);
+    expect(await emu.client(emu.keys.readOnly).get(path)).toBeDefined();
   }
   await emu.control("POST", "/time", { reset: true });
   await api.delete(`/v1/projects/${project.id}`);
@@ -168,14 +171,15 @@ test("git: install URL, repositories with search and pages, branches of one repo
 });
 
 test("scopes: READ + PLATFORM_API on every family; a read-only member reads; another workspace is 404", async () => {
-  const families = ["api-keys", "invites", "members", "roles", "balance", "invoices", "usage", "git/install-url", "git/repositories"];
+  const families = ["", "api-keys", "invites", "members", "roles", "balance", "invoices", "usage", "git/install-url", "git/repositories", "git/branches?repo=acme/api"];
   for (const f of families) {
-    const noPlatform = await failure(emu.client(emu.keys.sendOnly).get(`${ws()}/${f}`));
+    const path = f ? `${ws()}/${f}` : ws();
+    const noPlatform = await failure(emu.client(emu.keys.sendOnly).get(path));
     expect(noPlatform).toBeInstanceOf(PermissionDeniedError);
     expect(noPlatform.message).toContain("PLATFORM_API");
-    expect(await emu.client(emu.keys.readOnly).get(`${ws()}/${f}`)).toBeDefined();
-    expect(await emu.client(emu.keys.readPlatform).get(`${ws()}/${f}`)).toBeDefined();
-    expect(await failure(emu.client(emu.keys.otherWorkspace).get(`${ws()}/${f}`))).toBeInstanceOf(NotFoundError);
+    expect(await emu.client(emu.keys.readOnly).get(path)).toBeDefined();
+    expect(await emu.client(emu.keys.readPlatform).get(path)).toBeDefined();
+    expect(await failure(emu.client(emu.keys.otherWorkspace).get(path))).toBeInstanceOf(NotFoundError);
   }
   expect(await failure(emu.client(emu.keys.mail).get(`${ws()}/invoices`))).toBeInstanceOf(PermissionDeniedError);
   expect(await emu.leftovers()).toEqual({});
