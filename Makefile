@@ -30,6 +30,7 @@ tools: deps
 schema: build
 	node dist/scripts/gen-schema.js > schema.json
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
+	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json
 
 test: build tools

@@ -176,7 +176,7 @@ test("sign-in: 10 attempts a minute per address, and a session lasts 12 hours on
   await emu.control("POST", "/time", { reset: true });
 });
 
-test("docs/api-assumptions.md holds the served schema", () => {
+test("docs/api-assumptions.md holds the served schema (`make schema` rewrites it)", () => {
   const doc = readFileSync(join(__dirname, "../../docs/api-assumptions.md"), "utf8");
   const block = /```graphql\n([\s\S]*?)```/.exec(doc)?.[1];
   expect(block?.trim()).toBe(printedSchema().trim());
