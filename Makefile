@@ -33,6 +33,7 @@ schema: build
 	node dist/scripts/gen-schema.js > schema.json
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
 	node dist/scripts/gen-docs.js
+	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json
 
 test: build tools

@@ -5,10 +5,11 @@ import { randomUUID } from "node:crypto";
 import { authenticate, SCOPES } from "./auth";
 import type { Emu } from "./emu";
 import { PlatformError, tooManyRequests } from "./errors";
-import type { Ctx, RouteDef } from "./http";
+import type { AnyRouteDef, Ctx } from "./http";
 import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
+import { registerGraphql } from "./graphql";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -64,17 +65,22 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   );
 
   for (const def of allRoutes) register(app, emu, def);
+  registerGraphql(app, emu);
   controlRoutes(app, emu);
   return app;
 }
 
-function register(app: FastifyInstance, emu: Emu, def: RouteDef): void {
+function register(app: FastifyInstance, emu: Emu, def: AnyRouteDef): void {
   app.route({
     method: def.method,
     url: def.url,
-    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
+    ...("bodyLimit" in def && def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     handler: async (req, reply) => {
       const headers = req.headers as Ctx["headers"];
+      if ("public" in def) {
+        const out = await def.handler({ params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body, headers, emu });
+        return reply.code(out.status).send(out.body);
+      }
       const principal = authenticate(emu.store, headers, SCOPES[def.scope], emu.now());
       const ctx: Ctx = {
         params: req.params as Record<string, string>,

@@ -1,12 +1,12 @@
 // Credentials and scopes (conventions §5): bearer keys with a kind prefix, an access level plus areas,
 // member roles, and keys pinned to the workspace they were created in.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from "node:crypto";
 import type { Store } from "./store";
 import { forbidden, notFound, unauthorized } from "./errors";
 
 export type Level = "READ" | "WRITE";
 export type Area = "EMAIL_SEND" | "DEPLOYS" | "DATABASES" | "PLATFORM_API";
-export type KeyKind = "svc_live" | "svc_pat" | "mail_live" | "mail_test";
+export type KeyKind = "svc_live" | "svc_pat" | "mail_live" | "mail_test" | "session";
 export type Role = "OWNER" | "ADMIN" | "MEMBER";
 
 export interface User {
@@ -16,6 +16,8 @@ export interface User {
   lastName: string | null;
   emailVerifiedAt: string | null;
   createdAt: string;
+  /** `salt:hash` (scrypt) of the sign-in password; never leaves the emulator. */
+  passwordHash?: string;
 }
 export interface Workspace {
   id: string;
@@ -46,6 +48,19 @@ export interface ApiKey {
   updatedAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** After this time the key is refused (keys issued with an expiry). */
+  expiresAt?: string | null;
+  /** The signed-in session that issued the key (createApiToken); unset for seeded keys. */
+  sessionId?: string;
+}
+
+/** A signed-in person's session (POST /v1/auth/login): a bearer token that acts as the user. */
+export interface Session {
+  id: string;
+  token: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 /** What a route demands: an access level and one or more areas, and maybe the ADMIN role. */
@@ -84,6 +99,7 @@ const PREFIX: Record<KeyKind, string> = {
   svc_pat: "svc_pat_",
   mail_live: "mail_live_",
   mail_test: "mail_test_",
+  session: "sess_",
 };
 
 const base62 = (n: number): string => {
@@ -104,6 +120,11 @@ export class Principal {
     readonly user: User,
     private readonly store: Store,
   ) {}
+
+  /** A signed-in person rather than a key: only a session may issue or revoke credentials (§5.6). */
+  get isSession(): boolean {
+    return this.key.kind === "session";
+  }
 
   get isSandbox(): boolean {
     return this.key.kind === "mail_test";
@@ -162,8 +183,9 @@ export function authenticate(
   const m = /^Bearer\s+(\S+)$/i.exec(value);
   if (!m) throw unauthorized("Malformed Authorization header: expected 'Bearer <API_KEY>'");
   const token = m[1];
-  const key = store.table<ApiKey>("apiKeys").find((k) => k.token === token);
+  const key = store.table<ApiKey>("apiKeys").find((k) => k.token === token) ?? sessionKey(store, token, nowIso);
   if (!key || key.revokedAt) throw unauthorized("Invalid or revoked API key");
+  if (key.expiresAt && key.expiresAt <= nowIso) throw unauthorized("The API key has expired");
   const user = store.table<User>("users").get(key.userId);
   if (!user) throw unauthorized("Invalid or revoked API key");
 
@@ -189,11 +211,43 @@ export function authenticate(
   return new Principal(key, user, store);
 }
 
+const ALL_SCOPES: (Level | Area)[] = ["READ", "WRITE", "EMAIL_SEND", "DEPLOYS", "DATABASES", "PLATFORM_API"];
+
+/** A session acts as its user with every scope, in every workspace the user belongs to. */
+function sessionKey(store: Store, token: string, nowIso: string): ApiKey | undefined {
+  if (!token.startsWith(PREFIX.session)) return undefined;
+  const s = store.table<Session>("sessions").find((x) => x.token === token);
+  if (!s) return undefined;
+  if (s.expiresAt <= nowIso) throw unauthorized("The session has expired; sign in again");
+  return {
+    id: s.id, name: "session", kind: "session", token, scopes: ALL_SCOPES, userId: s.userId, workspaceId: null,
+    createdAt: s.createdAt, updatedAt: s.createdAt, lastUsedAt: null, revokedAt: null,
+  };
+}
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16).toString("hex");
+  // A low scrypt cost: the emulator seeds users at every start.
+  return `${salt}:${scryptSync(password, salt, 32, { N: 1024 }).toString("hex")}`;
+}
+
+export function checkPassword(user: User, password: string): boolean {
+  if (!user.passwordHash) return false;
+  const [salt, hash] = user.passwordHash.split(":");
+  const got = scryptSync(password, salt, 32, { N: 1024 });
+  return timingSafeEqual(got, Buffer.from(hash, "hex"));
+}
+
+/** Every seeded person signs in with this password (printed as `login` by the CLI). */
+export const SEED_PASSWORD = "emulator-password";
+
 export interface SeedResult {
   workspaceId: string;
   otherWorkspaceId: string;
   apiKey: string;
   keys: Record<string, string>;
+  /** A seeded person's sign-in (POST /v1/auth/login): the owner of `workspaceId`. */
+  login: { email: string; password: string };
 }
 
 /** Seeds a user with a workspace, colleagues with narrower roles, a stranger's workspace, and one key of each kind. */
@@ -203,12 +257,12 @@ export function seed(store: Store, nowIso: string, defaultRegion: string): SeedR
   const members = store.table<Member>("members");
   const keys = store.table<ApiKey>("apiKeys");
   const mkUser = (email: string, firstName: string) =>
-    users.insert({ id: randomUUID(), email, firstName, lastName: null, emailVerifiedAt: nowIso, createdAt: nowIso });
+    users.insert({ id: randomUUID(), email, firstName, lastName: null, emailVerifiedAt: nowIso, createdAt: nowIso, passwordHash: hashPassword(SEED_PASSWORD) });
   const mkWs = (name: string) =>
     workspaces.insert({ id: randomUUID(), name, defaultRegion, createdAt: nowIso, updatedAt: nowIso });
   const mkMember = (ws: Workspace, user: User, role: Role, readOnly = false) =>
     members.insert({ id: randomUUID(), workspaceId: ws.id, userId: user.id, role, readOnly, createdAt: nowIso });
-  const all: (Level | Area)[] = ["READ", "WRITE", "EMAIL_SEND", "DEPLOYS", "DATABASES", "PLATFORM_API"];
+  const all = ALL_SCOPES;
   const mkKey = (name: string, kind: KeyKind, user: User, ws: Workspace | null, scopes: (Level | Area)[]) =>
     keys.insert({
       id: randomUUID(), name, kind, token: mintToken(kind), scopes, userId: user.id, workspaceId: ws?.id ?? null,
@@ -233,6 +287,7 @@ export function seed(store: Store, nowIso: string, defaultRegion: string): SeedR
     workspaceId: main.id,
     otherWorkspaceId: other.id,
     apiKey,
+    login: { email: owner.email, password: SEED_PASSWORD },
     keys: {
       full: apiKey,
       account: mkKey("account key (all workspaces)", "svc_live", owner, null, all),

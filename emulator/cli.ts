@@ -1,27 +1,53 @@
 #!/usr/bin/env node
-// cloudplatform-emulator [--port N] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--send-rate N]
-// Prints one JSON line with the base URL and keys, then serves until SIGINT or SIGTERM.
-// cloudplatform-emulator outbox --base-url URL [--to ADDRESS] [--since DATE] [--clear]: prints (or empties) the mail outbox.
+// cloudplatform-emulator [flags]: prints one JSON line with the base URL, keys and a sign-in, then
+// serves until SIGINT or SIGTERM; `cloudplatform-emulator outbox` reads a running one's mail outbox. Every flag is declared once in FLAGS, which also makes --help.
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 
-const USAGE =
-  "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--dns-port N] [--send-rate N] [--log]\n" +
-  "       cloudplatform-emulator outbox --base-url URL [--to ADDRESS] [--since DATE] [--clear]\n\n" +
-  "  --port N                 HTTP port on 127.0.0.1 (0 or absent: any free port)\n" +
-  "  --host H                 address to listen on (default 127.0.0.1)\n" +
-  "  --state FILE             keep all state, keys included, in FILE across restarts\n" +
-  "  --dns-propagation-ms N   delay before a new public DNS record is visible (default 0)\n" +
-  "  --speed X                pace of simulated lifecycles and mail delivery: 1 realistic, 0 instant\n" +
-  "  --delegate DOMAIN        treat DOMAIN's public nameservers as pointing at the platform (repeatable)\n" +
-  "  --dns-port N             also serve the simulated public DNS over UDP on port N\n" +
-  "  --send-rate N            email send requests per minute per key (default 3000)\n" +
-  "  --log                    log every request to stderr\n\n" +
-  "  outbox                   print the messages the emulator accepted (sandbox or not) as JSON, oldest first\n" +
-  "    --base-url URL         the running emulator (its startup line's baseUrl)\n" +
-  "    --to ADDRESS           only messages to (or cc/bcc) this address\n" +
-  "    --since DATE           only messages since YYYY-MM-DD or an ISO date-time\n" +
-  "    --clear                empty the outbox instead of printing it\n";
+interface Flag {
+  type: "string" | "boolean";
+  /** What the value looks like in the help, e.g. N or FILE. */
+  value?: string;
+  multiple?: boolean;
+  short?: string;
+  help: string;
+}
+
+const FLAGS: Record<string, Flag> = {
+  port: { type: "string", value: "N", help: "HTTP port of the API and the control routes (default: any free port)" },
+  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; the control API has no auth, keep it on loopback)" },
+  state: { type: "string", value: "FILE", help: "keep everything, keys included, in this JSON file across restarts" },
+  speed: { type: "string", value: "X", help: "scale every lifecycle (provisioning, builds, deploys, cron runs); 0 makes them instant (default 1)" },
+  "dns-propagation-ms": { type: "string", value: "N", help: "delay before a new or changed public DNS record is visible (default 0)" },
+  delegate: { type: "string", value: "DOMAIN", multiple: true, help: "point DOMAIN's public nameservers at the platform (repeatable)" },
+  "dns-port": { type: "string", value: "N", help: "also serve the simulated public DNS on this port, UDP and TCP (0 picks one; printed as dnsAddress)" },
+  "send-rate": { type: "string", value: "N", help: "email send requests per minute per key (default 3000)" },
+  log: { type: "boolean", help: "log every request to stderr" },
+  help: { type: "boolean", short: "h", help: "print this help and exit" },
+};
+
+export function helpText(): string {
+  const rows = Object.entries(FLAGS).map(([name, f]) => [`${f.short ? `-${f.short}, ` : "    "}--${name}${f.value ? ` ${f.value}` : ""}`, f.help]);
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return [
+    "usage: cloudplatform-emulator [flags]",
+    "       cloudplatform-emulator outbox --base-url URL [--to ADDRESS] [--since DATE] [--clear]",
+    "",
+    "A local emulator of the cloud platform API. Prints one JSON line (baseUrl, workspaceId,",
+    "otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, and dnsAddress with",
+    "--dns-port), then serves until SIGINT or SIGTERM.",
+    "",
+    "flags:",
+    ...rows.map(([l, h]) => `  ${l.padEnd(width)}${h}`),
+    "",
+    "outbox: prints the messages a running emulator accepted (sandbox or not) as JSON, oldest first",
+    "  --base-url URL   the running emulator (its startup line's baseUrl)",
+    "  --to ADDRESS     only messages to (or cc/bcc) this address",
+    "  --since DATE     only messages since YYYY-MM-DD or an ISO date-time",
+    "  --clear          empty the outbox instead of printing it",
+    "",
+  ].join("\n");
+}
 
 /** `outbox`: reads or clears GET/DELETE /_emulator/mail/outbox of a running emulator. */
 async function outboxCommand(args: string[]): Promise<void> {
@@ -42,45 +68,35 @@ async function outboxCommand(args: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === "outbox") return outboxCommand(process.argv.slice(3));
-  const { values } = parseArgs({
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      state: { type: "string" },
-      "dns-propagation-ms": { type: "string" },
-      speed: { type: "string" },
-      delegate: { type: "string", multiple: true },
-      "dns-port": { type: "string" },
-      "send-rate": { type: "string" },
-      log: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values } = parseArgs({ options: FLAGS });
   if (values.help) {
-    process.stderr.write(USAGE);
+    process.stdout.write(helpText());
     return;
   }
-  const num = (v: string | undefined, name: string): number | undefined => {
+  const num = (v: unknown, name: string): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got '${v}'`);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got '${String(v)}'`);
     return n;
   };
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
   const emulator = await startEmulator({
     port: num(values.port, "port"),
-    host: values.host,
-    stateFile: values.state,
+    host: str(values.host),
+    stateFile: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
-    logger: values.log,
+    logger: values.log === true,
     settings: {
       ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
       ...(values.speed !== undefined ? { speed: num(values.speed, "speed") } : {}),
-      delegations: values.delegate ?? [],
+      delegations: (values.delegate as string[] | undefined) ?? [],
       ...(values["send-rate"] !== undefined ? { sendRatePerMinute: num(values["send-rate"], "send-rate") } : {}),
     },
   });
-  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, storageKeys, testMailDomain } = emulator;
-  process.stdout.write(JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, storageKeys, testMailDomain }) + "\n");
+  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
+  process.stdout.write(
+    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain }) + "\n",
+  );
   const stop = async () => {
     await emulator.close();
     process.exit(0);
@@ -89,7 +105,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-main().catch((err) => {
-  process.stderr.write(`cloudplatform-emulator: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`cloudplatform-emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

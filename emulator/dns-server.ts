@@ -1,14 +1,22 @@
-// The simulated public DNS over real DNS (UDP, loopback), so `dig @127.0.0.1 -p PORT` and any
-// resolver library see exactly what the verify routes see. Answers come from models/public-dns.
-import { createSocket, type Socket } from "node:dgram";
-import { isIPv6 } from "node:net";
+// The simulated public DNS over real DNS on loopback, so `dig @127.0.0.1 -p PORT` and any stock
+// resolver see exactly what the verify routes see. It answers as an authoritative server would:
+// SOA, NXDOMAIN versus NODATA (the zone's SOA in the authority section), CNAME chains, EDNS sizes
+// with the TC bit on UDP, and TCP with RFC 7766 length framing on the same port. Packets are
+// encoded and decoded by dns-packet; the answers come from models/public-dns.
+import { createSocket } from "node:dgram";
+import { createServer, type Socket as TcpSocket } from "node:net";
+import * as packet from "dns-packet";
 import type { Emu } from "./emu";
-import { resolve } from "./models/public-dns";
+import { type Answer as Found, authority, resolve } from "./models/public-dns";
 
-const TYPES: Record<number, string> = { 1: "A", 2: "NS", 5: "CNAME", 15: "MX", 16: "TXT", 28: "AAAA", 33: "SRV", 257: "CAA" };
-const CODES = Object.fromEntries(Object.entries(TYPES).map(([code, name]) => [name, Number(code)]));
-const RCODE_FORMERR = 1;
-const RCODE_NOTIMP = 4;
+const RCODE = { NOERROR: 0, FORMERR: 1, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+const OPCODE_QUERY = 0;
+const SERVED = ["A", "AAAA", "CNAME", "MX", "NS", "SOA", "SRV", "TXT", "CAA"];
+/** Without EDNS a UDP answer fits 512 bytes (RFC 1035); with it, what the client advertises, capped. */
+const CLASSIC_UDP = 512;
+const MAX_UDP = 4096;
+const CNAME_HOPS = 8;
+const TCP_IDLE_MS = 30_000;
 
 export interface DnsServer {
   port: number;
@@ -16,131 +24,166 @@ export interface DnsServer {
 }
 
 export async function startDnsServer(emu: Emu, port = 0, host = "127.0.0.1"): Promise<DnsServer> {
-  const socket: Socket = createSocket("udp4");
+  // TCP first, so UDP can take the same port when the system picked it; retry if that port's UDP side is taken.
+  for (let attempt = 0; ; attempt++) {
+    const tcp = await tcpServer(emu, port, host);
+    try {
+      const udp = await udpServer(emu, tcp.port, host);
+      return { port: tcp.port, close: async () => void (await Promise.all([tcp.close(), udp.close()])) };
+    } catch (err) {
+      await tcp.close();
+      if (port !== 0 || attempt >= 5) throw err;
+    }
+  }
+}
+
+async function udpServer(emu: Emu, port: number, host: string): Promise<DnsServer> {
+  const socket = createSocket("udp4");
   socket.on("message", (msg, peer) => {
-    const reply = answer(emu, msg);
+    const reply = respond(emu, msg, "udp");
     if (reply) socket.send(reply, peer.port, peer.address);
   });
   await new Promise<void>((ok, fail) => {
     socket.once("error", fail);
     socket.bind(port, host, () => ok());
   });
-  return {
-    port: socket.address().port,
-    close: () => new Promise<void>((ok) => socket.close(() => ok())),
-  };
+  return { port, close: () => new Promise<void>((ok) => socket.close(() => ok())) };
 }
 
-/** Builds the reply to one query; undefined for a packet too short to answer. */
-export function answer(emu: Emu, query: Buffer): Buffer | undefined {
-  if (query.length < 12) return undefined;
-  const id = query.readUInt16BE(0);
-  const flags = query.readUInt16BE(2);
-  const header = (rcode: number, ancount: number) => {
-    const h = Buffer.alloc(12);
-    h.writeUInt16BE(id, 0);
-    // QR, the query's opcode and RD, authoritative.
-    h.writeUInt16BE(0x8000 | (flags & 0x7800) | 0x0400 | (flags & 0x0100) | rcode, 2);
-    h.writeUInt16BE(1, 4);
-    h.writeUInt16BE(ancount, 6);
-    return h;
-  };
-  let q: { name: string; type: number; end: number };
-  try {
-    if (query.readUInt16BE(4) < 1) throw new Error("no question");
-    q = readQuestion(query, 12);
-  } catch {
-    const h = header(RCODE_FORMERR, 0);
-    h.writeUInt16BE(0, 4);
-    return h;
-  }
-  const question = query.subarray(12, q.end);
-  const type = TYPES[q.type];
-  if (!type) return Buffer.concat([header(RCODE_NOTIMP, 0), question]);
-  const records = resolve(emu, q.name, type)
-    .map((a) => rdata(type, a.value, a.priority))
-    .filter((r): r is Buffer => r !== undefined);
-  const answers = records.map((data) => {
-    const rr = Buffer.alloc(12);
-    rr.writeUInt16BE(0xc00c, 0); // a pointer to the question's name
-    rr.writeUInt16BE(q.type, 2);
-    rr.writeUInt16BE(1, 4); // class IN
-    rr.writeUInt32BE(300, 6);
-    rr.writeUInt16BE(data.length, 10);
-    return Buffer.concat([rr, data]);
-  });
-  return Buffer.concat([header(0, answers.length), question, ...answers]);
-}
-
-function readQuestion(buf: Buffer, offset: number): { name: string; type: number; end: number } {
-  const labels: string[] = [];
-  let i = offset;
-  for (;;) {
-    const len = buf.readUInt8(i);
-    if (len === 0) break;
-    if (len > 63) throw new Error("compressed or oversized label in a question");
-    labels.push(buf.toString("ascii", i + 1, i + 1 + len));
-    i += len + 1;
-  }
-  return { name: labels.join(".").toLowerCase(), type: buf.readUInt16BE(i + 1), end: i + 5 };
-}
-
-function encodeName(name: string): Buffer {
-  const parts = name.replace(/\.$/, "").split(".").filter(Boolean);
-  return Buffer.concat([...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p, "ascii")])), Buffer.from([0])]);
-}
-
-function rdata(type: string, value: string, priority: number | null): Buffer | undefined {
-  switch (type) {
-    case "A": {
-      const octets = value.split(".").map(Number);
-      return octets.length === 4 && octets.every((o) => o >= 0 && o <= 255) ? Buffer.from(octets) : undefined;
-    }
-    case "AAAA":
-      return isIPv6(value) ? ipv6(value) : undefined;
-    case "NS":
-    case "CNAME":
-      return encodeName(value);
-    case "MX": {
-      const pref = Buffer.alloc(2);
-      pref.writeUInt16BE(priority ?? 10);
-      return Buffer.concat([pref, encodeName(value)]);
-    }
-    case "TXT": {
-      const bytes = Buffer.from(value, "utf8");
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < bytes.length || i === 0; i += 255) {
-        const part = bytes.subarray(i, i + 255);
-        chunks.push(Buffer.from([part.length]), part);
+async function tcpServer(emu: Emu, port: number, host: string): Promise<DnsServer> {
+  const open = new Set<TcpSocket>();
+  const server = createServer((conn) => {
+    open.add(conn);
+    conn.setTimeout(TCP_IDLE_MS, () => conn.destroy());
+    conn.on("close", () => open.delete(conn));
+    conn.on("error", () => conn.destroy());
+    // RFC 7766: each message is preceded by its two-byte length; several may share a connection.
+    let pending = Buffer.alloc(0);
+    conn.on("data", (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        const msg = pending.subarray(2, 2 + pending.readUInt16BE(0));
+        pending = pending.subarray(2 + msg.length);
+        const reply = respond(emu, msg, "tcp");
+        if (!reply) return void conn.destroy();
+        const len = Buffer.alloc(2);
+        len.writeUInt16BE(reply.length);
+        conn.write(Buffer.concat([len, reply]));
       }
-      return Buffer.concat(chunks);
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => ok());
+  });
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () => {
+      for (const c of open) c.destroy();
+      return new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
+/** The reply to one query message; undefined when the message is too short to carry an id. */
+export function respond(emu: Emu, msg: Buffer, transport: "udp" | "tcp"): Buffer | undefined {
+  if (msg.length < 12) return undefined;
+  let query: packet.DecodedPacket;
+  try {
+    query = packet.decode(msg);
+  } catch {
+    return packet.encode({ type: "response", id: msg.readUInt16BE(0), flags: RCODE.FORMERR });
+  }
+  const opcode = (query.flags ?? 0) >> 11 & 0xf;
+  const opt = query.additionals?.find((a): a is packet.OptAnswer => a.type === "OPT");
+  const base = (rcode: number, aa = true): packet.Packet => ({
+    type: "response",
+    id: query.id,
+    flags: (opcode << 11) | (aa ? packet.AUTHORITATIVE_ANSWER : 0) | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | rcode,
+    questions: query.questions,
+    // An EDNS query gets an OPT record back (RFC 6891), advertising what this server takes.
+    additionals: opt ? [{ type: "OPT", name: ".", udpPayloadSize: MAX_UDP, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }] : [],
+  });
+  if (query.type !== "query" || query.questions?.length !== 1) return packet.encode(base(RCODE.FORMERR, false));
+  if (opcode !== OPCODE_QUERY) return packet.encode(base(RCODE.NOTIMP, false));
+  const q = query.questions[0];
+  if (q.class !== undefined && q.class !== "IN" && (q.class as string) !== "ANY") return packet.encode(base(RCODE.REFUSED, false));
+
+  const reply = base(RCODE.NOERROR);
+  const found = lookup(emu, q.name, String(q.type).toUpperCase());
+  reply.flags! |= found.rcode;
+  reply.answers = found.answers;
+  reply.authorities = found.authorities;
+
+  const bytes = packet.encode(reply);
+  if (transport === "tcp") return bytes;
+  const limit = opt ? Math.min(Math.max(opt.udpPayloadSize, CLASSIC_UDP), MAX_UDP) : CLASSIC_UDP;
+  if (bytes.length <= limit) return bytes;
+  // Too big for this client's UDP: set TC with no records, so it asks again over TCP.
+  return packet.encode({ ...reply, flags: reply.flags! | packet.TRUNCATED_RESPONSE, answers: [], authorities: [] });
+}
+
+interface Lookup {
+  rcode: number;
+  answers: packet.Answer[];
+  authorities: packet.Answer[];
+}
+
+/** Answers for one question, following CNAMEs; a miss carries the SOA of the name's zone. */
+function lookup(emu: Emu, qname: string, type: string): Lookup {
+  const answers: packet.Answer[] = [];
+  let name = qname.toLowerCase().replace(/\.$/, "");
+  for (let hop = 0; hop <= CNAME_HOPS; hop++) {
+    const zone = authority(emu, name);
+    const soa = (): packet.Answer => ({ type: "SOA", name: zone.zone, ttl: zone.soa.minimum, data: { ...zone.soa } });
+    if (type === "SOA") {
+      if (name === zone.zone && zone.exists) return { rcode: RCODE.NOERROR, answers: [soa()], authorities: [] };
+    } else if (SERVED.includes(type)) {
+      const own = resolve(emu, name, type).map((a) => record(name, a)).filter((r): r is packet.Answer => r !== undefined);
+      if (own.length) return { rcode: RCODE.NOERROR, answers: [...answers, ...own], authorities: [] };
+      const cname = type === "CNAME" ? undefined : resolve(emu, name, "CNAME")[0];
+      if (cname && !answers.some((a) => a.name === cname.value)) {
+        answers.push(record(name, cname)!);
+        name = cname.value;
+        continue;
+      }
+    }
+    // NODATA: the name is there without this type. NXDOMAIN: nothing at or below the name.
+    const exists = zone.exists || type === "SOA" && name === zone.zone;
+    return { rcode: exists || answers.length ? RCODE.NOERROR : RCODE.NXDOMAIN, answers, authorities: [soa()] };
+  }
+  return { rcode: RCODE.NOERROR, answers, authorities: [] };
+}
+
+/** One resource record in dns-packet's shape; undefined for content the wire type cannot carry. */
+function record(name: string, a: Found): packet.Answer | undefined {
+  const head = { name, ttl: a.ttl };
+  switch (a.type) {
+    case "A":
+      return /^(\d{1,3}\.){3}\d{1,3}$/.test(a.value) ? { ...head, type: "A", data: a.value } : undefined;
+    case "AAAA":
+      return a.value.includes(":") ? { ...head, type: "AAAA", data: a.value } : undefined;
+    case "CNAME":
+    case "NS":
+      return { ...head, type: a.type, data: a.value };
+    case "MX":
+      return { ...head, type: "MX", data: { preference: a.priority ?? 10, exchange: a.value } };
+    case "TXT": {
+      // One TXT record holds strings of at most 255 bytes each; a long value is split across several.
+      const bytes = Buffer.from(a.value, "utf8");
+      const parts: Buffer[] = [];
+      for (let i = 0; i < bytes.length || i === 0; i += 255) parts.push(bytes.subarray(i, i + 255));
+      return { ...head, type: "TXT", data: parts };
     }
     case "SRV": {
-      const [weight, port, target] = value.split(/\s+/);
-      const head = Buffer.alloc(6);
-      head.writeUInt16BE(priority ?? 0, 0);
-      head.writeUInt16BE(Number(weight) || 0, 2);
-      head.writeUInt16BE(Number(port) || 0, 4);
-      return target ? Buffer.concat([head, encodeName(target)]) : undefined;
+      const [weight, port, target] = a.value.split(/\s+/);
+      return target ? { ...head, type: "SRV", data: { priority: a.priority ?? 0, weight: Number(weight) || 0, port: Number(port) || 0, target } } : undefined;
     }
     case "CAA": {
-      const m = /^(\d+)\s+(\S+)\s+"?(.*?)"?$/.exec(value);
-      if (!m) return undefined;
-      return Buffer.concat([Buffer.from([Number(m[1]), m[2].length]), Buffer.from(m[2], "ascii"), Buffer.from(m[3], "utf8")]);
+      const m = /^(\d+)\s+(issue|issuewild|iodef)\s+"?(.*?)"?$/i.exec(a.value);
+      return m ? { ...head, type: "CAA", data: { flags: Number(m[1]), tag: m[2].toLowerCase() as "issue", value: m[3] } } : undefined;
     }
     default:
       return undefined;
   }
 }
-
-function ipv6(addr: string): Buffer {
-  const [head, tail] = addr.includes("::") ? addr.split("::") : [addr, undefined];
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
-  const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g || "0", 16), i * 2));
-  return out;
-}
-
-export { CODES as DNS_TYPE_CODES };

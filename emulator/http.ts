@@ -32,6 +32,15 @@ export interface RouteDef {
   handler: (ctx: Ctx) => Reply | Promise<Reply>;
 }
 
+/** A route that takes no credential (signing in): its handler gets no principal. */
+export interface PublicRouteDef {
+  method: RouteDef["method"];
+  url: string;
+  public: true;
+  handler: (ctx: Omit<Ctx, "principal">) => Reply | Promise<Reply>;
+}
+export type AnyRouteDef = RouteDef | PublicRouteDef;
+
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const accepted = (body: unknown): Reply => ({ status: 202, body });

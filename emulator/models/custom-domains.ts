@@ -10,7 +10,8 @@ import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
 import { queueDeploy } from "./deploys";
 import { derivedId, type DnsZone, domainName, isApex, recordFqdn, recordsOf, recordView, within, zonesOf } from "./dns";
-import { type Answer, resolve, txtValue } from "./public-dns";
+import { txtValue } from "./dns-records";
+import { type Answer, resolve } from "./public-dns";
 import { type Service, serviceHost, services } from "./services";
 
 /** The address apex domains point their A record at. */

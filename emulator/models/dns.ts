@@ -8,42 +8,12 @@ import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { isDelegated, PLATFORM_NAMESERVERS, resolve, txtValue } from "./public-dns";
+import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, txtValue, zoneRows } from "./dns-records";
+import { isDelegated, resolve } from "./public-dns";
 
-export interface DnsZone {
-  id: string;
-  teamId: string;
-  name: string;
-  published: boolean;
-  publishedAt: string | null;
-  verifiedAt: string | null;
-  verificationMethod: "LEGACY" | "NS" | "PURCHASE" | "TXT" | null;
-  /** Secret part of the verification TXT value; the record itself is derived from it. */
-  verificationToken: string;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const RECORD_TYPES = ["A", "AAAA", "ALIAS", "CAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
-
-export interface DnsRecord {
-  id: string;
-  zoneId: string;
-  /** `@` for the apex, else labels relative to the zone, lowercase. */
-  name: string;
-  type: RecordType;
-  content: string;
-  ttl: number;
-  priority: number | null;
-  origin: "MAIL" | "SERVICE" | "USER";
-  editable: boolean;
-  /** What public DNS keeps answering until a change has propagated. */
-  previous: { content: string; priority: number | null } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// Routes and other models read the zone and record rows through this module.
+export { organisationalDomain, RECORD_TYPES, recordFqdn } from "./dns-records";
+export type { DnsRecord, DnsZone, RecordType } from "./dns-records";
 
 // ---- names ----
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
@@ -58,23 +28,11 @@ export function domainName(raw: string, field = "name"): string {
   return name;
 }
 
-/** Two-label public suffixes the platform knows; everything else is a one-label TLD. */
-const TWO_LABEL_SUFFIXES = new Set(["co.uk", "org.uk", "ac.uk", "gov.uk", "com.ng", "org.ng", "gov.ng", "co.za", "org.za", "com.au", "co.nz", "com.br", "co.jp", "co.ke", "com.gh"]);
-
-/** The registrable (organisational) domain: example.com for mail.example.com. */
-export function organisationalDomain(name: string): string {
-  const labels = name.split(".");
-  const suffixLabels = labels.length >= 3 && TWO_LABEL_SUFFIXES.has(labels.slice(-2).join(".")) ? 2 : 1;
-  return labels.slice(-(suffixLabels + 1)).join(".");
-}
-
 export const isApex = (name: string) => organisationalDomain(name) === name;
 
 /** True when `name` is `zone` or inside it. */
 export const within = (name: string, zone: string) => name === zone || name.endsWith(`.${zone}`);
 
-/** Full name of a record of a zone. */
-export const recordFqdn = (zoneName: string, name: string) => (name === "@" ? zoneName : `${name}.${zoneName}`);
 
 // ---- bodies ----
 const recordBody = z.object({
@@ -88,8 +46,8 @@ export const createRecordBody = recordBody;
 export const patchRecordBody = recordBody;
 export const createZoneBody = z.object({ name: z.string({ error: "must be a string (a domain name)" }) });
 
-const zones = (emu: Emu) => emu.store.table<DnsZone>("dnsZones");
-const records = (emu: Emu) => emu.store.table<DnsRecord>("dnsRecords");
+const zones = zoneRows;
+const records = recordRows;
 
 // ---- zones ----
 export function createZone(emu: Emu, ws: Workspace, input: z.infer<typeof createZoneBody>): DnsZone {

@@ -8,9 +8,7 @@ import { extendControl } from "../control";
 import { badRequest, notFound } from "../errors";
 import { parse } from "../http";
 import { newId } from "../store";
-import type { DnsRecord, DnsZone } from "./dns";
-
-export const PLATFORM_NAMESERVERS = ["ns1.cloudplatform.test", "ns2.cloudplatform.test"];
+import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, recordFqdn, txtValue } from "./dns-records";
 
 export interface ExternalRecord {
   id: string;
@@ -38,14 +36,6 @@ const norm = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 const inside = (name: string, zone: string) => name === zone || name.endsWith(`.${zone}`);
 const external = (emu: Emu) => emu.store.table<ExternalRecord>("publicDnsRecords");
 
-/** The value a TXT record carries: quoted strings (`"a" "b"`) are unquoted and joined. */
-export function txtValue(content: string): string {
-  const t = content.trim();
-  if (!/^".*"$/s.test(t)) return t;
-  const parts = [...t.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
-  return parts.length ? parts.join("") : t;
-}
-
 /** The delegated domain (from settings.delegations) that holds `name`, if any. */
 export function delegationOf(emu: Emu, name: string): string | undefined {
   const n = norm(name);
@@ -67,10 +57,7 @@ export function resolve(emu: Emu, fqdn: string, type: string, opts: { includePen
   const answers: Answer[] = [];
 
   if (delegated) {
-    const zone = emu.store
-      .table<DnsZone>("dnsZones")
-      .where((z) => z.published && inside(name, z.name) && inside(z.name, delegated))
-      .sort((a, b) => b.name.length - a.name.length)[0];
+    const zone = platformZone(emu, name, delegated);
     if (t === "NS" && (name === delegated || name === zone?.name)) {
       return PLATFORM_NAMESERVERS.map((ns) => ({ name, type: "NS", value: ns, priority: null, ttl: 86_400, source: "platform", visibleAt: 0 }));
     }
@@ -97,6 +84,72 @@ export function resolve(emu: Emu, fqdn: string, type: string, opts: { includePen
     }
   }
   return answers.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+}
+
+/** The published platform zone that holds `name` inside a delegated domain: the longest one. */
+function platformZone(emu: Emu, name: string, delegated: string): DnsZone | undefined {
+  return emu.store
+    .table<DnsZone>("dnsZones")
+    .where((z) => z.published && inside(name, z.name) && inside(z.name, delegated))
+    .sort((a, b) => b.name.length - a.name.length)[0];
+}
+
+export interface Soa {
+  mname: string;
+  rname: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  /** The negative-caching TTL (RFC 2308). */
+  minimum: number;
+}
+
+/** What the authoritative server of a name says about it, whatever the type asked. */
+export interface Authority {
+  /** The zone that answers: a published platform zone, else the delegated domain, else the registrable domain at the other DNS host. */
+  zone: string;
+  source: "platform" | "external";
+  soa: Soa;
+  /** The name has records of some type, or names below it: a miss is NODATA, not NXDOMAIN. */
+  exists: boolean;
+}
+
+export const OTHER_DNS_HOST = "dns-host.test";
+const SOA_TIMERS = { refresh: 3600, retry: 600, expire: 604_800, minimum: 300 };
+const serialOf = (times: number[]) => Math.floor(Math.max(0, ...times) / 1000) >>> 0;
+
+export function authority(emu: Emu, fqdn: string): Authority {
+  const name = norm(fqdn);
+  const now = emu.clock.now();
+  const delay = emu.settings.dnsPropagationMs;
+  const at = (n: string) => n === name || n.endsWith(`.${name}`);
+  const delegated = delegationOf(emu, name);
+  if (delegated) {
+    const zone = platformZone(emu, name, delegated);
+    const soa = (serial: number): Soa => ({ mname: PLATFORM_NAMESERVERS[0], rname: "hostmaster.cloudplatform.test", serial, ...SOA_TIMERS });
+    if (!zone) return { zone: delegated, source: "platform", soa: soa(0), exists: name === delegated };
+    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
+    const seen = emu.store.table<DnsRecord>("dnsRecords").where((r) => {
+      if (r.zoneId !== zone.id) return false;
+      const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
+      return now >= visibleAt || (r.previous !== null && Date.parse(r.createdAt) + delay <= now);
+    });
+    return {
+      zone: zone.name,
+      source: "platform",
+      soa: soa(serialOf([publishedAt, ...seen.map((r) => Date.parse(r.updatedAt))])),
+      exists: name === zone.name || seen.some((r) => at(recordFqdn(zone.name, r.name))),
+    };
+  }
+  const zone = organisationalDomain(name);
+  const seen = external(emu).where((r) => inside(r.name, zone) && now >= Date.parse(r.updatedAt) + delay);
+  return {
+    zone,
+    source: "external",
+    soa: { mname: `ns1.${OTHER_DNS_HOST}`, rname: `hostmaster.${OTHER_DNS_HOST}`, serial: serialOf(seen.map((r) => Date.parse(r.updatedAt))), ...SOA_TIMERS },
+    exists: seen.some((r) => at(r.name)),
+  };
 }
 
 // ---- control API: /_emulator/dns/... ----

@@ -1,48 +1,12 @@
-// GET /v1/me, workspaces and members (conventions §5, infrastructure routes §4.10).
-import type { Member, User } from "../auth";
-import { ok, page, type RouteDef } from "../http";
+// The person behind a credential and session sign-in (conventions §5).
+import { type AnyRouteDef, ok, parse, type PublicRouteDef, type RouteDef } from "../http";
+import { login, loginBody, meView } from "../models/sessions";
 
-const meView = (u: User) => ({
-  id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, emailVerifiedAt: u.emailVerifiedAt, createdAt: u.createdAt,
-});
+const me: RouteDef[] = [{ method: "GET", url: "/v1/me", scope: "Rp", handler: ({ principal }) => ok(meView(principal.user)) }];
 
-export const identityRoutes: RouteDef[] = [
-  { method: "GET", url: "/v1/me", scope: "Rp", handler: ({ principal }) => ok(meView(principal.user)) },
-  {
-    method: "GET", url: "/v1/workspaces", scope: "Rp",
-    handler: ({ principal, query }) => {
-      const rows = principal.memberships().map((m) => {
-        const ws = principal.workspace(m.workspaceId);
-        return { id: ws.id, name: ws.name, defaultRegion: ws.defaultRegion, role: m.role, createdAt: ws.createdAt, updatedAt: ws.updatedAt };
-      });
-      return ok(page(rows, query));
-    },
-  },
-  {
-    method: "GET", url: "/v1/workspaces/:workspaceId", scope: "Rp",
-    handler: ({ principal, params }) => {
-      const ws = principal.workspace(params.workspaceId);
-      const role = principal.membership(ws.id)?.role ?? null;
-      return ok({ id: ws.id, name: ws.name, defaultRegion: ws.defaultRegion, role, createdAt: ws.createdAt, updatedAt: ws.updatedAt });
-    },
-  },
-  {
-    method: "GET", url: "/v1/workspaces/:workspaceId/members", scope: "Rp",
-    handler: ({ principal, params, query, emu }) => {
-      const ws = principal.workspace(params.workspaceId);
-      const users = emu.store.table<User>("users");
-      const rows = emu.store.table<Member>("members").where((m) => m.workspaceId === ws.id).map((m) => {
-        const u = users.get(m.userId)!;
-        return {
-          id: m.id,
-          user: { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName },
-          role: m.role,
-          teamRoleId: m.readOnly ? "role_read_only" : null,
-          projectIds: null,
-          createdAt: m.createdAt,
-        };
-      });
-      return ok(page(rows, query));
-    },
-  },
+// Signing in is how a person gets a credential, so it takes none (docs/api-assumptions.md).
+const signIn: PublicRouteDef[] = [
+  { method: "POST", url: "/v1/auth/login", public: true, handler: ({ body, emu }) => ok(login(emu, parse(loginBody, body))) },
 ];
+
+export const identityRoutes: AnyRouteDef[] = [...me, ...signIn];

@@ -1,5 +1,5 @@
 // The URL table: every route the emulator serves, by feature.
-import type { RouteDef } from "../http";
+import type { AnyRouteDef } from "../http";
 import { identityRoutes } from "./identity";
 import { projectRoutes } from "./projects";
 import { serviceRoutes } from "./services";
@@ -15,8 +15,12 @@ import { previewRoutes } from "./previews";
 import { emailRoutes } from "./emails";
 import { databaseRoutes } from "./databases";
 import { backupRoutes } from "./backups";
+import { workspaceRoutes } from "./workspaces";
+import { billingRoutes } from "./billing";
+import { metricsRoutes } from "./metrics";
+import { gitRoutes } from "./git";
 
-export const allRoutes: RouteDef[] = [
+export const allRoutes: AnyRouteDef[] = [
   ...identityRoutes,
   ...projectRoutes,
   ...serviceRoutes,
@@ -32,4 +36,8 @@ export const allRoutes: RouteDef[] = [
   ...emailRoutes,
   ...databaseRoutes,
   ...backupRoutes,
+  ...workspaceRoutes,
+  ...billingRoutes,
+  ...metricsRoutes,
+  ...gitRoutes,
 ];

@@ -1,0 +1,64 @@
+// The DNS zone and record rows, shared by the zone model (dns.ts) and the public resolver
+// (public-dns.ts): both read them from here, so neither imports the other back.
+import type { Emu } from "../emu";
+
+export const PLATFORM_NAMESERVERS = ["ns1.cloudplatform.test", "ns2.cloudplatform.test"];
+
+export interface DnsZone {
+  id: string;
+  teamId: string;
+  name: string;
+  published: boolean;
+  publishedAt: string | null;
+  verifiedAt: string | null;
+  verificationMethod: "LEGACY" | "NS" | "PURCHASE" | "TXT" | null;
+  /** Secret part of the verification TXT value; the record itself is derived from it. */
+  verificationToken: string;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const RECORD_TYPES = ["A", "AAAA", "ALIAS", "CAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export interface DnsRecord {
+  id: string;
+  zoneId: string;
+  /** `@` for the apex, else labels relative to the zone, lowercase. */
+  name: string;
+  type: RecordType;
+  content: string;
+  ttl: number;
+  priority: number | null;
+  origin: "MAIL" | "SERVICE" | "USER";
+  editable: boolean;
+  /** What public DNS keeps answering until a change has propagated. */
+  previous: { content: string; priority: number | null } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const zoneRows = (emu: Emu) => emu.store.table<DnsZone>("dnsZones");
+export const recordRows = (emu: Emu) => emu.store.table<DnsRecord>("dnsRecords");
+
+/** Full name of a record of a zone. */
+export const recordFqdn = (zoneName: string, name: string) => (name === "@" ? zoneName : `${name}.${zoneName}`);
+
+/** Two-label public suffixes the platform knows; everything else is a one-label TLD. */
+const TWO_LABEL_SUFFIXES = new Set(["co.uk", "org.uk", "ac.uk", "gov.uk", "com.ng", "org.ng", "gov.ng", "co.za", "org.za", "com.au", "co.nz", "com.br", "co.jp", "co.ke", "com.gh"]);
+
+/** The registrable (organisational) domain: example.com for mail.example.com. */
+export function organisationalDomain(name: string): string {
+  const labels = name.split(".");
+  const suffixLabels = labels.length >= 3 && TWO_LABEL_SUFFIXES.has(labels.slice(-2).join(".")) ? 2 : 1;
+  return labels.slice(-(suffixLabels + 1)).join(".");
+}
+
+/** The value a TXT record carries: quoted strings (`"a" "b"`) are unquoted and joined. */
+export function txtValue(content: string): string {
+  const t = content.trim();
+  if (!/^".*"$/s.test(t)) return t;
+  const parts = [...t.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
+  return parts.length ? parts.join("") : t;
+}
