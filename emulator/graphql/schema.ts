@@ -1,13 +1,14 @@
-// The GraphQL schema: every area's types and fields in one document. A new area (static sites,
-// say) is one more entry in AREAS. docs/api-assumptions.md holds the printed schema (a test
+// The GraphQL schema: every area's types and fields in one document. A new area is one more
+// entry in AREAS. docs/api-assumptions.md holds the printed schema (a test
 // compares them).
 import { buildSchema, printSchema } from "graphql";
 import { mailArea } from "./mail";
 import type { GraphQLArea, Resolver } from "./operation";
+import { staticSitesArea } from "./static-sites";
 import { teamsArea } from "./teams";
 import { tokensArea } from "./tokens";
 
-export const AREAS: GraphQLArea[] = [teamsArea, mailArea, tokensArea];
+export const AREAS: GraphQLArea[] = [teamsArea, mailArea, tokensArea, staticSitesArea];
 
 export function schemaSdl(areas = AREAS): string {
   const fields = (kind: "query" | "mutation") => areas.map((a) => a[kind] ?? "").join("");

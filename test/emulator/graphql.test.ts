@@ -181,3 +181,31 @@ test("docs/api-assumptions.md holds the served schema (`make schema` rewrites it
   const block = /```graphql\n([\s\S]*?)```/.exec(doc)?.[1];
   expect(block?.trim()).toBe(printedSchema().trim());
 });
+
+test("static sites: createStaticUpload, the upload, deployStaticSite, redeployStaticSite; DEPLOYS may redeploy but not create", async () => {
+  const UPLOAD = "mutation u($f: String!, $t: String!, $n: Float!) { createStaticUpload(filename: $f, contentType: $t, sizeBytes: $n) { uploadId url method headers { name value } maxBytes } }";
+  const DEPLOY = "mutation d($u: ID!, $name: String) { deployStaticSite(uploadId: $u, name: $name) { site { id type url } deploy { id serviceId } } }";
+  const REDEPLOY = "mutation r($s: ID!, $u: ID!) { redeployStaticSite(serviceId: $s, uploadId: $u) { id serviceId } }";
+  const upload = async (token: string, html: string) => {
+    const body = Buffer.from(html);
+    const r = (await gql(token, UPLOAD, { f: "index.html", t: "text/html", n: body.length })).data.createStaticUpload;
+    const res = await fetch(r.url, { method: r.method, headers: Object.fromEntries(r.headers.map((h: any) => [h.name, h.value])), body });
+    expect(res.status).toBeLessThan(300);
+    return r.uploadId as string;
+  };
+  const first = await upload(emu.apiKey, "<h1>one</h1>");
+  const made = (await gql(emu.apiKey, DEPLOY, { u: first, name: "gql-site" })).data.deployStaticSite;
+  expect(made.site).toMatchObject({ type: "STATIC" });
+  expect(made.deploy.serviceId).toBe(made.site.id);
+  expect(code(await gql(emu.apiKey, DEPLOY, { u: first }))).toEqual(["CONFLICT"]);
+  expect(code(await gql(emu.apiKey, UPLOAD, { f: "site.tar", t: "application/x-tar", n: 10 }))).toEqual(["BAD_USER_INPUT"]);
+
+  // a DEPLOYS-only key uploads to the existing site, but cannot create one
+  const second = await upload(emu.keys.deploysOnly, "<h1>two</h1>");
+  const redeployed = (await gql(emu.keys.deploysOnly, REDEPLOY, { s: made.site.id, u: second })).data.redeployStaticSite;
+  expect(redeployed.serviceId).toBe(made.site.id);
+  expect(redeployed.id).not.toBe(made.deploy.id);
+  const third = await upload(emu.keys.deploysOnly, "<h1>three</h1>");
+  const refused = await gql(emu.keys.deploysOnly, DEPLOY, { u: third });
+  expect(refused.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("PLATFORM_API"), extensions: { code: "FORBIDDEN" } })]);
+});
