@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, RetryAgent, request } from "undici";
 import type { z } from "zod";
 import { ApiError, ConfigurationError, ConnectionError, ResponseValidationError } from "./errors";
+import { currentOperation, deriveIdempotencyKey, isReplay } from "./idempotency";
 import { checkKeyShape, type KeyPrefix, redactKeys } from "./keys";
 import { DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
 
@@ -24,8 +25,15 @@ export type Query = Record<string, string | number | boolean | string[] | undefi
 export interface RequestOptions<T = unknown> {
   query?: Query;
   body?: unknown;
-  /** `true` generates one key for this call; it is reused by every retry of the call. */
+  /**
+   * `true` gives the call one key, reused by every retry: derived from the operation's identity and
+   * the request when the call runs inside an operation (see idempotency.ts), random otherwise.
+   */
   idempotencyKey?: string | true;
+  /** Confirms that the object a replayed create answered with still exists (its finder). */
+  exists?: (created: T) => Promise<boolean>;
+  /** This create makes the operation's own object (its id, when not `id`): once it answers, the object exists. */
+  own?: true | ((created: T) => string);
   timeoutMs?: number;
   requestId?: string;
   schema?: z.ZodType<T>;
@@ -37,7 +45,12 @@ export interface Response<T> {
   status: number;
   requestId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The first response to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
 }
+
+/** Fresh keys tried after replays of objects that are gone, before giving up. */
+const MAX_GENERATIONS = 3;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -84,6 +97,21 @@ export class CloudPlatformClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<Response<T>> {
+    if (opts.idempotencyKey !== true) return this.#send(method, path, opts);
+    const op = currentOperation();
+    if (!op?.identity) return this.#send(method, path, opts);
+    // A replay may be of an object deleted since (POST: confirm it, else a fresh key) or of an
+    // older change (PUT/PATCH upserts: send again under a fresh key, which is harmless).
+    for (let generation = 0; ; generation++) {
+      const key = deriveIdempotencyKey(op.identity, method, path + encodeQuery(opts.query), opts.body, generation);
+      const res = await this.#send(method, path, { ...opts, idempotencyKey: key });
+      if (!res.replayed || generation + 1 >= MAX_GENERATIONS) return res;
+      if (method.toUpperCase() === "POST" && (!opts.exists || (await opts.exists(res.data)))) return res;
+    }
+  }
+
+  async #send<T>(method: string, path: string, opts: RequestOptions<T>): Promise<Response<T>> {
+    const sentAt = Date.now();
     const requestId = opts.requestId ?? `req_${randomUUID().replace(/-/g, "")}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
@@ -167,7 +195,7 @@ export class CloudPlatformClient {
       }
       data = parsed.data;
     }
-    return { data: data as T, status: res.statusCode, requestId: rid, headers: resHeaders };
+    return { data: data as T, status: res.statusCode, requestId: rid, headers: resHeaders, replayed: isReplay(method, resHeaders, data, sentAt) };
   }
 
   async get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<T> {
@@ -175,7 +203,11 @@ export class CloudPlatformClient {
   }
   /** A create: sent with an Idempotency-Key unless the caller passes `idempotencyKey: undefined`. */
   async create<T = unknown>(path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
-    return (await this.request<T>("POST", path, { idempotencyKey: true, ...opts, body })).data;
+    const data = (await this.request<T>("POST", path, { idempotencyKey: true, ...opts, body })).data;
+    const op = currentOperation();
+    const id = typeof opts.own === "function" ? opts.own(data) : (data as { id?: unknown } | undefined)?.id;
+    if (opts.own && op && !op.created && typeof id === "string") op.created = { id, body: data };
+    return data;
   }
   async post<T = unknown>(path: string, body?: unknown, opts: RequestOptions<T> = {}): Promise<T> {
     return (await this.request<T>("POST", path, { ...opts, body })).data;

@@ -76,7 +76,7 @@ async function put(ctx: Context, i: SecretFileInputs) {
   const change = await ctx.client.put(
     `/v1/services/${encodeURIComponent(i.serviceId)}/secret-files`,
     { path: i.path, content: i.content },
-    { schema: V1SecretFileChange },
+    { schema: V1SecretFileChange, idempotencyKey: true },
   );
   if (change.needsRedeploy) ctx.log(`${i.path}: mounted on the service's next deploy`);
   return change;

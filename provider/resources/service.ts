@@ -1,16 +1,17 @@
 // Service: a web app, static site, cron job or database in an environment (infrastructure routes
 // §2.3-2.4, §4.3-4.5). Env vars and secret files go in the create body, so the first deploy has
 // them; later changes go through their own routes and redeploy only when asked to.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
   DATABASE_TYPES, regionKeyOf, V1Connection, V1EnvVar, V1EnvVarChange, V1SecretFile, V1SecretFileChange, V1Service,
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  ResourceInitError, same,
+  ResourceInitError, type Rule, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
-import { duration, id, name, regionKey } from "./rules";
+import { cronProblem, duration, id, name, regionKey } from "./rules";
 import { parseDuration } from "./waiter";
 import { defineFunction } from "../functions";
 
@@ -153,7 +154,9 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       envVars: inputs.envVars, secretFiles: inputs.secretFiles, dbName: inputs.dbName, dbUser: inputs.dbUser,
       dbPassword: inputs.dbPassword, connectionEnvName: inputs.connectionEnvName, injectConnectionUrl: inputs.injectConnectionUrl,
     });
-    const svc = await ctx.client.create(`/v1/environments/${encodeURIComponent(inputs.environmentId)}/services`, body, { schema: V1Service });
+    const svc = await ctx.client.create(`/v1/environments/${encodeURIComponent(inputs.environmentId)}/services`, body, {
+      schema: V1Service, own: true, exists: async (made) => !!(await findService(ctx, made.id)),
+    });
     ctx.log(`${svc.name}: created ${svc.id}; first deploy queued`);
     try {
       if (inputs.waitForDeploy !== false) {
@@ -194,7 +197,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const newVars = normaliseEnvVars(news.envVars ?? []);
     const upserts = newVars.filter((v) => !same(oldVars.get(v.key), v));
     if (upserts.length) {
-      const r = await ctx.client.patch(`${p}/env-vars`, { envVars: upserts }, { schema: V1EnvVarChange });
+      const r = await ctx.client.patch(`${p}/env-vars`, { envVars: upserts }, { schema: V1EnvVarChange, idempotencyKey: true });
       needsRedeploy ||= r.needsRedeploy;
       for (const w of r.warnings) ctx.log(`${news.name}: ${w}`);
     }
@@ -211,7 +214,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const newFiles = news.secretFiles ?? [];
     for (const f of newFiles) {
       if (same(oldFiles.get(f.path), f)) continue;
-      const r = await ctx.client.put(`${p}/secret-files`, { path: f.path, content: f.content }, { schema: V1SecretFileChange });
+      const r = await ctx.client.put(`${p}/secret-files`, { path: f.path, content: f.content }, { schema: V1SecretFileChange, idempotencyKey: true });
       needsRedeploy ||= r.needsRedeploy;
     }
     for (const filePath of oldFiles.keys()) {
@@ -246,7 +249,8 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const before = redeployed ? await latestDeployIfAllowed(ctx, id) : undefined;
     if (Object.keys(body).length) await ctx.client.patch(p, body, { schema: V1Service });
     if (!redeployed && needsRedeploy && news.redeployOnChange && !suspendedAfter) {
-      await ctx.client.create(`${p}/deploys`, undefined);
+      // A deploy is an action, not an object the service owns: each one gets its own key.
+      await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
       redeployed = true;
     }
 
@@ -281,35 +285,31 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 });
 
 // ---- check rules ----
-function rules(i: ServiceInputs): CheckFailure[] {
-  const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
-  const db = isDatabase(i.type);
-  if (i.type === "CRON" && !i.schedule) fail("schedule", "is required for a CRON service (five-field cron expression, UTC)");
-  if (i.type !== "CRON") {
-    for (const k of ["schedule", "command", "cronSuspended"] as const) if (i[k] !== undefined) fail(k, `applies to CRON services only, not ${i.type}`);
-  }
-  if (i.schedule !== undefined && i.schedule.trim().split(/\s+/).length !== 5) {
-    fail("schedule", `'${i.schedule}' must have five fields: minute hour day-of-month month day-of-week (UTC)`);
-  }
-  if (!db) for (const k of DB_KEYS) if (i[k] !== undefined) fail(k, `applies to database services only, not ${i.type}`);
-  if (db) {
-    for (const k of ["image", "gitUrl", "repoFullName"] as const) if (i[k] !== undefined) fail(k, `a ${i.type} service runs the platform's engine image; leave ${k} out`);
-  } else if (i.type !== "STATIC" && !i.image && !i.gitUrl && !i.repoFullName) {
-    fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName`);
-  }
-  const keys = new Set<string>();
-  for (const v of i.envVars ?? []) {
-    if (keys.has(v.key)) fail("envVars", `key ${v.key} is declared twice`);
-    keys.add(v.key);
-  }
-  const paths = new Set<string>();
-  for (const f of i.secretFiles ?? []) {
-    if (paths.has(f.path)) fail("secretFiles", `path ${f.path} is declared twice`);
-    paths.add(f.path);
-  }
-  return out;
-}
+// One rule per concern: each runs as soon as the properties it reads are known (framework.ts).
+const fail = (property: string, reason: string): CheckFailure[] => [{ property, reason: `${property}: ${reason}` }];
+const rules: Rule<ServiceInputs>[] = [
+  (i) => (i.type === "CRON" && !i.schedule ? fail("schedule", "is required for a CRON service (five-field cron expression, UTC)") : []),
+  ...(["schedule", "command", "cronSuspended"] as const).map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && i.type !== "CRON" ? fail(k, `applies to CRON services only, not ${i.type}`) : []),
+  (i) => {
+    const problem = i.schedule === undefined ? undefined : cronProblem(i.schedule);
+    return problem ? fail("schedule", problem) : [];
+  },
+  ...DB_KEYS.map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && !isDatabase(i.type) ? fail(k, `applies to database services only, not ${i.type}`) : []),
+  ...(["image", "gitUrl", "repoFullName"] as const).map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && isDatabase(i.type) ? fail(k, `a ${i.type} service runs the platform's engine image; leave ${k} out`) : []),
+  (i) => (!isDatabase(i.type) && i.type !== "STATIC" && !i.image && !i.gitUrl && !i.repoFullName
+    ? fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName`) : []),
+  (i) => {
+    const keys = new Set<string>();
+    return (i.envVars ?? []).flatMap((v) => (keys.has(v.key) ? fail("envVars", `key ${v.key} is declared twice`) : (keys.add(v.key), [])));
+  },
+  (i) => {
+    const paths = new Set<string>();
+    return (i.secretFiles ?? []).flatMap((f) => (paths.has(f.path) ? fail("secretFiles", `path ${f.path} is declared twice`) : (paths.add(f.path), [])));
+  },
+];
 
 // ---- finders ----
 /** What the program declared (inputs) or last recorded (outputs); both carry the declared keys. */
