@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// cloudplatform-emulator [--port N] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]...
+// cloudplatform-emulator [--port N] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--rate-limit N/min]
 // Prints one JSON line with the base URL and keys, then serves until SIGINT or SIGTERM.
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
+import { parseRateLimit } from "./rate-limit";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -15,12 +16,16 @@ async function main(): Promise<void> {
       delegate: { type: "string", multiple: true },
       "dns-port": { type: "string" },
       log: { type: "boolean" },
+      "rate-limit": { type: "string" },
+      "rate-burst": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     process.stderr.write(
-      "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--dns-port N] [--log]\n",
+      "usage: cloudplatform-emulator [--port N] [--host 127.0.0.1] [--state FILE] [--dns-propagation-ms N] [--speed X] [--delegate DOMAIN]... [--dns-port N] [--rate-limit N/min [--rate-burst N]] [--log]\n" +
+        "  --rate-limit N/min  answer 429 with Retry-After once an API key exceeds N requests per minute (token bucket; also N/s)\n" +
+        "  --rate-burst N      requests a key may make at once before the limit applies (default: one second's worth)\n",
     );
     return;
   }
@@ -36,6 +41,10 @@ async function main(): Promise<void> {
     stateFile: values.state,
     dnsPort: num(values["dns-port"], "dns-port"),
     logger: values.log,
+    rateLimit: values["rate-limit"] === undefined ? undefined : {
+      perMinute: parseRateLimit(values["rate-limit"]),
+      burst: num(values["rate-burst"], "rate-burst"),
+    },
     settings: {
       ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
       ...(values.speed !== undefined ? { speed: num(values.speed, "speed") } : {}),

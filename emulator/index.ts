@@ -16,6 +16,8 @@ export interface EmulatorOptions {
   settings?: Partial<EmuSettings>;
   /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
   dnsPort?: number;
+  /** Per-key rate limit: requests per minute, and how many a key may save up. */
+  rateLimit?: { perMinute: number; burst?: number };
 }
 
 export interface RunningEmulator extends SeedResult {
@@ -36,6 +38,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     : undefined;
   const ids = seeded ?? seed(emu.store, emu.now(), settings.defaultRegion);
   emu.persistTo(opts.stateFile);
+  emu.rateLimit.set(opts.rateLimit);
   emu.save();
 
   const app = buildApp(emu, { logger: opts.logger });

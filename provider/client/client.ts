@@ -3,10 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, RetryAgent, request } from "undici";
 import type { z } from "zod";
-import { ApiError, ConfigurationError, ConnectionError, ResponseValidationError } from "./errors";
+import { ApiError, ConfigurationError, ConnectionError, RateLimitError, ResponseValidationError } from "./errors";
 import { currentOperation, deriveIdempotencyKey, isReplay } from "./idempotency";
 import { checkKeyShape, type KeyPrefix, redactKeys } from "./keys";
-import { DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
+import { type AdaptiveLimiter, sharedLimiter } from "./limiter";
+import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
 
 export interface ClientOptions {
   apiKey: string;
@@ -49,6 +50,9 @@ export interface Response<T> {
   replayed: boolean;
 }
 
+/** 429s one request may meet before it gives up (each waits its Retry-After). */
+const MAX_THROTTLED = 12;
+
 /** Fresh keys tried after replays of objects that are gone, before giving up. */
 const MAX_GENERATIONS = 3;
 
@@ -65,6 +69,7 @@ export class CloudPlatformClient {
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
   readonly #onRetry?: RetryObserver["onRetry"];
+  readonly #limiter: AdaptiveLimiter;
 
   constructor(opts: ClientOptions) {
     this.keyKind = checkKeyShape(opts.apiKey);
@@ -86,6 +91,7 @@ export class CloudPlatformClient {
     this.#retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.#userAgent = opts.userAgent ?? "pulumi-cloudplatform";
     this.#onRetry = opts.onRetry;
+    this.#limiter = sharedLimiter(this.baseUrl, opts.apiKey);
   }
 
   /** Keeps the key out of console.log, util.inspect and JSON. */
@@ -128,6 +134,31 @@ export class CloudPlatformClient {
       headers["idempotency-key"] = opts.idempotencyKey === true ? randomUUID() : opts.idempotencyKey;
     }
     const policy = { ...this.#retry, ...opts.retry };
+    // 429s are paced by the shared limiter and retried here, for any method: the platform refused
+    // them before acting. Time queued behind the limiter does not count against maxElapsedMs.
+    const maxThrottled = policy.maxRetries === 0 ? 0 : Math.max(policy.maxRetries, MAX_THROTTLED);
+    for (let throttled = 0; ; throttled++) {
+      await this.#limiter.acquire();
+      const startedAt = Date.now();
+      try {
+        const res = await this.#dispatch<T>(method, path, opts, policy, headers, body, requestId, sentAt);
+        this.#limiter.succeeded();
+        return res;
+      } catch (err) {
+        if (!(err instanceof RateLimitError) || throttled >= maxThrottled) throw err;
+        this.#limiter.throttled();
+        const delayMs = err.retryAfterMs ?? backoffMs(throttled + 1, policy);
+        if (Date.now() + delayMs - startedAt > policy.maxElapsedMs) throw err;
+        this.#onRetry?.({ attempt: throttled + 1, delayMs, status: 429 });
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
+    }
+  }
+
+  async #dispatch<T>(
+    method: string, path: string, opts: RequestOptions<T>, policy: RetryPolicy,
+    headers: Record<string, string>, body: string | undefined, requestId: string, sentAt: number,
+  ): Promise<Response<T>> {
     let attempts = 1;
     const dispatcher = new RetryAgent(this.#dispatcher, {
       throwOnError: false,
