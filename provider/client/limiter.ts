@@ -1,15 +1,15 @@
 // One adaptive rate limiter per platform account in the process, shared by every client (so by
 // every resource of an `up`): unlimited until the platform answers 429 more than once in a short
-// time, then paced at the rate the platform was seen to accept, with AIMD (slower by a fifth on
+// time, then paced at the rate the platform was seen to accept, with AIMD (slower by a tenth on
 // each 429, a little faster on each success) and back to unlimited after a quiet spell.
 import { createHash } from "node:crypto";
 
 /** Never paced slower than this (requests per second); a 429's Retry-After still applies. */
 const FLOOR_PER_S = 1;
 /** Multiplicative decrease on a 429; at most one decrease per second (a burst of 429s is one signal). */
-const DECREASE = 0.8;
-/** Additive increase per success, in requests per second. */
-const INCREASE = 0.03;
+const DECREASE = 0.9;
+/** Additive increase per success, in requests per second: about 2% faster each second. */
+const INCREASE = 0.02;
 /** A second 429 within this time starts pacing; one alone (a blip) only makes its request wait. */
 const PACE_AFTER_MS = 5_000;
 /** Pacing stops after this long without a 429. */
@@ -57,9 +57,14 @@ export class AdaptiveLimiter {
     if (!repeated && this.#rate === Infinity) return;
     if (now - this.#lastDecrease < 1000) return;
     this.#lastDecrease = now;
-    const accepted = this.#successes.filter((t) => t >= now - WINDOW_MS).length / (WINDOW_MS / 1000);
-    const lowered = this.#rate === Infinity ? accepted : Math.min(this.#rate * DECREASE, Math.max(accepted, this.#rate * DECREASE * DECREASE));
-    this.#rate = Math.max(FLOOR_PER_S, lowered);
+    if (this.#rate === Infinity) {
+      // What the platform accepted lately: with its bucket empty, that is its refill rate.
+      const recent = this.#successes.filter((t) => t >= now - WINDOW_MS);
+      const spanMs = Math.max(500, recent.length ? now - recent[0] : WINDOW_MS);
+      this.#rate = Math.max(FLOOR_PER_S, (recent.length / spanMs) * 1000);
+    } else {
+      this.#rate = Math.max(FLOOR_PER_S, this.#rate * DECREASE);
+    }
     this.#next = Math.max(this.#next, now);
   }
 }
