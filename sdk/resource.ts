@@ -2,7 +2,7 @@
 // provider's zod schemas, so the SDK and the provider cannot disagree on a property.
 import * as pulumi from "@pulumi/pulumi";
 import { IDENTITY_INPUT } from "../provider/client/idempotency";
-import { providerFor } from "./provider";
+import { providerModule } from "./provider";
 import { resourceMeta } from "./types";
 
 /** Output properties as Pulumi Outputs, from a generated *State interface. */
@@ -27,7 +27,7 @@ export abstract class Resource extends pulumi.dynamic.Resource {
     props[IDENTITY_INPUT] = identity(kind, name, opts.parent);
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...meta.secretOutputs];
     super(
-      providerFor(kind),
+      providerModule(kind),
       name,
       props,
       additionalSecretOutputs.length ? { ...opts, additionalSecretOutputs } : opts,
