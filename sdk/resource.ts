@@ -9,12 +9,24 @@ import { resourceMeta } from "./types";
 export type OutputsOf<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
 /**
- * Who this resource is, for its create's Idempotency-Key: stack, project, kind, name and the
- * parent's URN (names are unique only under a parent). Stable across runs and crashes.
+ * Who this resource is, for its create's Idempotency-Key: project, stack, kind, name and the chain
+ * of parents' types and names, which is what makes a URN unique. Stable across runs and crashes,
+ * and known at once: the parent's URN is an Output, and depending on it would make each child of a
+ * component depend on the component, so on itself.
  */
-function identity(kind: string, name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
-  const base = `${pulumi.getProject()}/${pulumi.getStack()}/cloudplatform:${kind}/${name}`;
-  return parent ? parent.urn.apply((urn) => `${base}@${urn}`) : base;
+function identity(kind: string, name: string, parent: pulumi.Resource | undefined): string {
+  let chain = "";
+  // Type and name of each ancestor, read from the SDK's own fields (they are not public API);
+  // without them the identity is a little coarser, never wrong for top-level resources.
+  for (let r = parent as Ancestor | undefined; r && r.__pulumiType !== "pulumi:pulumi:Stack"; r = r.__parentResource) {
+    chain = `${r.__pulumiType ?? "?"}::${r.__name ?? "?"}/${chain}`;
+  }
+  return `${pulumi.getProject()}/${pulumi.getStack()}/${chain}cloudplatform:${kind}::${name}`;
+}
+interface Ancestor {
+  __pulumiType?: string;
+  __name?: string;
+  __parentResource?: Ancestor;
 }
 
 /** The base of every resource class; output names and secret outputs come from sdk/types.ts. */
