@@ -24,6 +24,8 @@ export class AdaptiveLimiter {
   #lastThrottled = -Infinity;
   #lastDecrease = -Infinity;
   #successes: number[] = [];
+  /** The rate the last 429 came at: past it, the rate grows four times slower. */
+  #ceiling = Infinity;
   throttledCount = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -35,7 +37,10 @@ export class AdaptiveLimiter {
   /** Waits for this request's turn. */
   async acquire(): Promise<void> {
     const now = this.now();
-    if (this.#rate !== Infinity && now - this.#lastThrottled > QUIET_MS) this.#rate = Infinity;
+    if (this.#rate !== Infinity && now - this.#lastThrottled > QUIET_MS) {
+      this.#rate = Infinity;
+      this.#ceiling = Infinity;
+    }
     if (this.#rate === Infinity) return;
     const at = Math.max(now, this.#next);
     this.#next = at + 1000 / this.#rate;
@@ -46,7 +51,7 @@ export class AdaptiveLimiter {
     const now = this.now();
     this.#successes.push(now);
     while (this.#successes.length && this.#successes[0] < now - WINDOW_MS) this.#successes.shift();
-    if (this.#rate !== Infinity) this.#rate += INCREASE;
+    if (this.#rate !== Infinity) this.#rate += this.#rate < this.#ceiling * 0.95 ? INCREASE : INCREASE / 4;
   }
 
   throttled(): void {
@@ -63,6 +68,7 @@ export class AdaptiveLimiter {
       const spanMs = Math.max(500, recent.length ? now - recent[0] : WINDOW_MS);
       this.#rate = Math.max(FLOOR_PER_S, (recent.length / spanMs) * 1000);
     } else {
+      this.#ceiling = this.#rate;
       this.#rate = Math.max(FLOOR_PER_S, this.#rate * DECREASE);
     }
     this.#next = Math.max(this.#next, now);
