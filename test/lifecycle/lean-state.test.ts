@@ -1,5 +1,7 @@
 // Lean state and cheap refresh, through the real CLI: state bytes per resource beyond its own
 // properties, the serialized provider's size, and the API calls of preview, create and refresh.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 import { serializedProvider, stateOverhead, stateResources } from "../support/tracking";
@@ -61,4 +63,15 @@ test("the hidden inputs never make a diff: another serialized provider (an upgra
   expect(await diff("Project", "p1", outs, news)).toMatchObject({ changes: false });
   // check keeps the identity for create, and does not count it as an unknown property.
   expect(await check("Project", {}, news)).toEqual({ inputs: { name: "shop", __identity: news.__identity } });
+});
+
+test("every resource kind has its provider module, whose export is the provider the SDK uses", () => {
+  const { resources } = require("../../provider/resources");
+  const { providerModule } = require("../../sdk/provider");
+  for (const kind of Object.keys(resources)) {
+    expect(existsSync(join(__dirname, "..", "..", "provider", "dynamic", `${kind}.ts`))).toBe(true);
+    expect(providerModule(kind)).toBe(require(`../../provider/dynamic/${kind}`));
+  }
+  // A kind without a module still gets a working (by-value) provider.
+  expect(Object.keys(providerModule("NoSuchKindYet")).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
 });
