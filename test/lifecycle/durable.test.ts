@@ -49,6 +49,17 @@ describe("against an instant emulator", () => {
     }
   });
 
+  test("a cross-property rule under a new parent fails at preview, before anything exists", async () => {
+    const s = await testStack(emu, "durable", { mode: "bad-schedule", tag: "bad" });
+    try {
+      // (`pulumi up` previews first, so it stops here too; the Automation API's up skips it.)
+      await expect(s.stack.preview()).rejects.toThrow(/schedule: applies to CRON services only, not WEB/);
+      expect(await emu.leftovers()).toEqual({});
+    } finally {
+      await s.dispose();
+    }
+  });
+
   test("mixed resources under 20% 503, 10% 429 and 5% commit-then-drop: converge within two ups, no duplicate, no orphan", async () => {
     const s = await testStack(emu, "durable", { mode: "mixed", tag: "faulty", fileContent: { value: "file-secret-1", secret: true } });
     try {

@@ -1,5 +1,6 @@
 // Crash- and fault-recovery scenarios: `projects` (N projects), `mixed` (~15 resources of every
-// common kind) and `service` (one service whose deploy wait can be interrupted).
+// common kind), `service` (one service whose deploy wait can be interrupted) and `bad-schedule`
+// (a rule broken under a parent not created yet).
 import * as pulumi from "@pulumi/pulumi";
 import * as cloud from "pulumi-cloudplatform";
 
@@ -31,6 +32,13 @@ if (mode === "mixed") {
     { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
     { name: "@", type: "MX", content: "mx2.example.net", priority: 20 },
   ] });
+}
+
+if (mode === "bad-schedule") {
+  // A rule that spans properties, under a parent whose id is unknown at preview.
+  const project = new cloud.Project("app", { name: `${tag}-bad` });
+  const env = new cloud.Environment("production", { projectId: project.id, name: "production" });
+  new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1.27", schedule: "@daily" });
 }
 
 if (mode === "service") {
