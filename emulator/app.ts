@@ -39,6 +39,15 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];
+    if (!path.startsWith("/_emulator")) {
+      const waitMs = emu.rateLimit.take(req.headers.authorization);
+      if (waitMs > 0) {
+        const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+        emu.count(`${req.method} rate-limited`, 429);
+        return reply.code(429).send(err.body());
+      }
+    }
     const slow = emu.faults.take("latency", req.method, path);
     if (slow?.latencyMs) await new Promise((r) => setTimeout(r, slow.latencyMs));
     const fail = emu.faults.take("status", req.method, path);

@@ -3,6 +3,7 @@
 // serves until SIGINT or SIGTERM; `cloudplatform-emulator outbox` reads a running one's mail outbox. Every flag is declared once in FLAGS, which also makes --help.
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
+import { parseRateLimit } from "./rate-limit";
 
 interface Flag {
   type: "string" | "boolean";
@@ -22,6 +23,8 @@ const FLAGS: Record<string, Flag> = {
   delegate: { type: "string", value: "DOMAIN", multiple: true, help: "point DOMAIN's public nameservers at the platform (repeatable)" },
   "dns-port": { type: "string", value: "N", help: "also serve the simulated public DNS on this port, UDP and TCP (0 picks one; printed as dnsAddress)" },
   "send-rate": { type: "string", value: "N", help: "email send requests per minute per key (default 3000)" },
+  "rate-limit": { type: "string", value: "N/min", help: "answer 429 with Retry-After once an API key exceeds N requests per minute (token bucket; also N/s)" },
+  "rate-burst": { type: "string", value: "N", help: "requests a key may make at once before --rate-limit applies (default: one second's worth)" },
   log: { type: "boolean", help: "log every request to stderr" },
   help: { type: "boolean", short: "h", help: "print this help and exit" },
 };
@@ -86,6 +89,10 @@ async function main(): Promise<void> {
     stateFile: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
     logger: values.log === true,
+    rateLimit: values["rate-limit"] === undefined ? undefined : {
+      perMinute: parseRateLimit(String(values["rate-limit"])),
+      burst: num(values["rate-burst"], "rate-burst"),
+    },
     settings: {
       ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
       ...(values.speed !== undefined ? { speed: num(values.speed, "speed") } : {}),

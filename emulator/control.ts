@@ -20,6 +20,8 @@ const faultSchema = z.object({
   count: z.number().int().min(1).optional(),
 });
 
+const rateLimitSchema = z.object({ perMinute: z.number().positive(), burst: z.number().int().min(1).optional() });
+
 const timeSchema = z.object({ advanceMs: z.number().int().optional(), now: z.string().optional(), reset: z.boolean().optional() });
 
 /** Extra control routes that feature modules (public DNS, lifecycles) contribute. */
@@ -44,6 +46,13 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
   app.get("/_emulator/faults", wrap(() => ({ data: emu.faults.list() })));
   app.post("/_emulator/faults", wrap((body) => emu.faults.add(parse(faultSchema, body))));
   app.delete("/_emulator/faults", wrap(() => void emu.faults.clear()));
+
+  app.get("/_emulator/rate-limit", wrap(() => emu.rateLimit.get() ?? {}));
+  app.put("/_emulator/rate-limit", wrap((body) => {
+    emu.rateLimit.set(parse(rateLimitSchema, body));
+    return emu.rateLimit.get();
+  }));
+  app.delete("/_emulator/rate-limit", wrap(() => void emu.rateLimit.set(undefined)));
 
   app.get("/_emulator/counters", wrap(() => Object.fromEntries(emu.counters)));
   app.delete("/_emulator/counters", wrap(() => void emu.counters.clear()));
@@ -71,6 +80,7 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
     );
     emu.store.load(keep);
     emu.faults.clear();
+    emu.rateLimit.set(undefined);
     emu.counters.clear();
     emu.clock.reset();
     emu.emit("reset", undefined);

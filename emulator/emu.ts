@@ -3,6 +3,7 @@
 import { Clock } from "./clock";
 import { Store } from "./store";
 import { Faults } from "./faults";
+import { RateLimiter } from "./rate-limit";
 
 export interface EmuSettings {
   /** Region key new projects and services fall back to. */
@@ -26,6 +27,7 @@ type Listener = (payload: any) => void;
 export class Emu {
   readonly clock = new Clock();
   readonly faults = new Faults();
+  readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   private listeners = new Map<string, Listener[]>();
   private stateFile?: string;

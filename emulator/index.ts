@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   settings?: Partial<EmuSettings>;
   /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
   dnsPort?: number;
+  /** Per-key rate limit: requests per minute, and how many a key may save up. */
+  rateLimit?: { perMinute: number; burst?: number };
 }
 
 export interface RunningEmulator extends SeedResult {
@@ -45,6 +47,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const storageKeys = seedStorageKeys(emu.store, emu.now())
     .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
   emu.persistTo(opts.stateFile);
+  emu.rateLimit.set(opts.rateLimit);
   emu.save();
 
   const app = buildApp(emu, { logger: opts.logger });

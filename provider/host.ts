@@ -1,5 +1,6 @@
 // Runs inside Pulumi's dynamic-provider host. The serialized provider of each resource only
 // names its kind and loads this module by package name, so state holds no code and no secrets.
+import { IDENTITY_INPUT } from "./client/idempotency";
 import { resolveConfig } from "./config";
 import { Operations } from "./operations";
 import { ResourceInitError } from "./resources/framework";
@@ -40,9 +41,29 @@ async function keepInState<T>(fn: () => Promise<T>, provider: unknown): Promise<
   }
 }
 
-export const check = (kind: string, olds: any, news: any) => ops.check(kind, olds, news);
-export const diff = (kind: string, id: string, olds: any, news: any) => ops.diff(kind, id, olds, news);
-export const create = (kind: string, inputs: any) => keepInState(() => ops.create(kind, inputs), inputs?.__provider);
+/**
+ * The identity the SDK put in the hidden input (dynamic creates see no URN). It never reaches a
+ * handler and never shows in a diff; a stack made before it existed simply has none.
+ */
+function identityOf(inputs: any): string | undefined {
+  const v = inputs?.[IDENTITY_INPUT];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+function withoutIdentity(inputs: any): any {
+  if (!inputs || !(IDENTITY_INPUT in inputs)) return inputs;
+  const { [IDENTITY_INPUT]: _, ...rest } = inputs;
+  return rest;
+}
+
+export async function check(kind: string, olds: any, news: any) {
+  const r = await ops.check(kind, withoutIdentity(olds), withoutIdentity(news));
+  const identity = news?.[IDENTITY_INPUT];
+  return r.inputs && identity !== undefined ? { ...r, inputs: { ...r.inputs, [IDENTITY_INPUT]: identity } } : r;
+}
+export const diff = (kind: string, id: string, olds: any, news: any) => ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news));
+export const create = (kind: string, inputs: any) =>
+  keepInState(() => ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) }), inputs?.__provider);
 export const read = (kind: string, id: string, props: any) => ops.read(kind, id, props);
-export const update = (kind: string, id: string, olds: any, news: any) => keepInState(() => ops.update(kind, id, olds, news), news?.__provider);
+export const update = (kind: string, id: string, olds: any, news: any) =>
+  keepInState(() => ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) }), news?.__provider);
 export const remove = (kind: string, id: string, props: any) => ops.delete(kind, id, props);

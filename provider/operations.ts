@@ -1,7 +1,7 @@
 // The one place that runs a resource handler: both adapters (the dynamic provider in host.ts and
 // the native plugin) call these functions, so neither carries per-resource code. Every error that
 // leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
-import { redactKeys } from "./client";
+import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
 import { type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
 import { resources } from "./resources";
@@ -58,8 +58,28 @@ export class Operations {
     });
   }
 
+  /**
+   * Creates run as one operation of the resource's identity, so their keys are derived from it.
+   * Created means in state: once the handler's own create has answered, any later failure (a
+   * lost connection in a wait, a timeout, a failed follow-up call) leaves the object in state as
+   * "created but broken", and the next `up` continues it instead of colliding with it.
+   */
   create(kind: string, inputs: Record<string, unknown>, op?: OperationOptions) {
-    return redacted(() => definition(kind).create(this.context(op), inputs));
+    return redacted(async () => {
+      const def = definition(kind);
+      const scope: OperationScope = { identity: op?.identity };
+      const ctx = this.context(op);
+      try {
+        return await inOperation(scope, () => def.create(ctx, inputs));
+      } catch (err) {
+        if (err instanceof ResourceInitError || !scope.created) throw err;
+        const { id } = scope.created;
+        const message = (err as Error)?.message ?? String(err);
+        const seen = def.read ? await def.read(ctx, id, inputs).catch(() => undefined) : undefined;
+        const props = seen?.props ?? { ...inputs };
+        throw new ResourceInitError(`${message} (the object ${id} was created and is kept in state; the next update continues it)`, id, props, [message]);
+      }
+    });
   }
 
   read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions) {
@@ -73,7 +93,7 @@ export class Operations {
     return redacted(async () => {
       const def = definition(kind);
       if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
-      return def.update(this.context(op), id, olds, news);
+      return inOperation({ identity: op?.identity }, () => def.update!(this.context(op), id, olds, news));
     });
   }
 

@@ -1,11 +1,33 @@
 // The base of every resource class. Args and outputs are typed by sdk/types.ts, generated from the
 // provider's zod schemas, so the SDK and the provider cannot disagree on a property.
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./provider";
+import { IDENTITY_INPUT } from "../provider/client/idempotency";
+import { providerModule } from "./provider";
 import { resourceMeta } from "./types";
 
 /** Output properties as Pulumi Outputs, from a generated *State interface. */
 export type OutputsOf<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
+
+/**
+ * Who this resource is, for its create's Idempotency-Key: project, stack, kind, name and the chain
+ * of parents' types and names, which is what makes a URN unique. Stable across runs and crashes,
+ * and known at once: the parent's URN is an Output, and depending on it would make each child of a
+ * component depend on the component, so on itself.
+ */
+function identity(kind: string, name: string, parent: pulumi.Resource | undefined): string {
+  let chain = "";
+  // Type and name of each ancestor, read from the SDK's own fields (they are not public API);
+  // without them the identity is a little coarser, never wrong for top-level resources.
+  for (let r = parent as Ancestor | undefined; r && r.__pulumiType !== "pulumi:pulumi:Stack"; r = r.__parentResource) {
+    chain = `${r.__pulumiType ?? "?"}::${r.__name ?? "?"}/${chain}`;
+  }
+  return `${pulumi.getProject()}/${pulumi.getStack()}/${chain}cloudplatform:${kind}::${name}`;
+}
+interface Ancestor {
+  __pulumiType?: string;
+  __name?: string;
+  __parentResource?: Ancestor;
+}
 
 /** The base of every resource class; output names and secret outputs come from sdk/types.ts. */
 export abstract class Resource extends pulumi.dynamic.Resource {
@@ -14,9 +36,10 @@ export abstract class Resource extends pulumi.dynamic.Resource {
     const props: Record<string, unknown> = {};
     for (const key of meta.outputs) props[key] = undefined;
     Object.assign(props, args);
+    props[IDENTITY_INPUT] = identity(kind, name, opts.parent);
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...meta.secretOutputs];
     super(
-      providerFor(kind),
+      providerModule(kind),
       name,
       props,
       additionalSecretOutputs.length ? { ...opts, additionalSecretOutputs } : opts,

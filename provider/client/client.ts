@@ -3,9 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, RetryAgent, request } from "undici";
 import type { z } from "zod";
-import { ApiError, ConfigurationError, ConnectionError, ResponseValidationError } from "./errors";
+import { ApiError, ConfigurationError, ConnectionError, RateLimitError, ResponseValidationError } from "./errors";
+import { currentOperation, deriveIdempotencyKey, isReplay } from "./idempotency";
 import { checkKeyShape, type KeyPrefix, redactKeys } from "./keys";
-import { DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
+import { type AdaptiveLimiter, sharedLimiter } from "./limiter";
+import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
 
 export interface ClientOptions {
   apiKey: string;
@@ -24,8 +26,15 @@ export type Query = Record<string, string | number | boolean | string[] | undefi
 export interface RequestOptions<T = unknown> {
   query?: Query;
   body?: unknown;
-  /** `true` generates one key for this call; it is reused by every retry of the call. */
+  /**
+   * `true` gives the call one key, reused by every retry: derived from the operation's identity and
+   * the request when the call runs inside an operation (see idempotency.ts), random otherwise.
+   */
   idempotencyKey?: string | true;
+  /** Confirms that the object a replayed create answered with still exists (its finder). */
+  exists?: (created: T) => Promise<boolean>;
+  /** This create makes the operation's own object (its id, when not `id`): once it answers, the object exists. */
+  own?: true | ((created: T) => string);
   timeoutMs?: number;
   requestId?: string;
   schema?: z.ZodType<T>;
@@ -37,7 +46,15 @@ export interface Response<T> {
   status: number;
   requestId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The first response to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
 }
+
+/** 429s one request may meet before it gives up (each waits its Retry-After). */
+const MAX_THROTTLED = 12;
+
+/** Fresh keys tried after replays of objects that are gone, before giving up. */
+const MAX_GENERATIONS = 3;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -52,6 +69,7 @@ export class CloudPlatformClient {
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
   readonly #onRetry?: RetryObserver["onRetry"];
+  readonly #limiter: AdaptiveLimiter;
 
   constructor(opts: ClientOptions) {
     this.keyKind = checkKeyShape(opts.apiKey);
@@ -73,6 +91,7 @@ export class CloudPlatformClient {
     this.#retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.#userAgent = opts.userAgent ?? "pulumi-cloudplatform";
     this.#onRetry = opts.onRetry;
+    this.#limiter = sharedLimiter(this.baseUrl, opts.apiKey);
   }
 
   /** Keeps the key out of console.log, util.inspect and JSON. */
@@ -84,6 +103,21 @@ export class CloudPlatformClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<Response<T>> {
+    if (opts.idempotencyKey !== true) return this.#send(method, path, opts);
+    const op = currentOperation();
+    if (!op?.identity) return this.#send(method, path, opts);
+    // A replay may be of an object deleted since (POST: confirm it, else a fresh key) or of an
+    // older change (PUT/PATCH upserts: send again under a fresh key, which is harmless).
+    for (let generation = 0; ; generation++) {
+      const key = deriveIdempotencyKey(op.identity, method, path + encodeQuery(opts.query), opts.body, generation);
+      const res = await this.#send(method, path, { ...opts, idempotencyKey: key });
+      if (!res.replayed || generation + 1 >= MAX_GENERATIONS) return res;
+      if (method.toUpperCase() === "POST" && (!opts.exists || (await opts.exists(res.data)))) return res;
+    }
+  }
+
+  async #send<T>(method: string, path: string, opts: RequestOptions<T>): Promise<Response<T>> {
+    const sentAt = Date.now();
     const requestId = opts.requestId ?? `req_${randomUUID().replace(/-/g, "")}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
@@ -100,6 +134,31 @@ export class CloudPlatformClient {
       headers["idempotency-key"] = opts.idempotencyKey === true ? randomUUID() : opts.idempotencyKey;
     }
     const policy = { ...this.#retry, ...opts.retry };
+    // 429s are paced by the shared limiter and retried here, for any method: the platform refused
+    // them before acting. Time queued behind the limiter does not count against maxElapsedMs.
+    const maxThrottled = policy.maxRetries === 0 ? 0 : Math.max(policy.maxRetries, MAX_THROTTLED);
+    for (let throttled = 0; ; throttled++) {
+      await this.#limiter.acquire();
+      const startedAt = Date.now();
+      try {
+        const res = await this.#dispatch<T>(method, path, opts, policy, headers, body, requestId, sentAt);
+        this.#limiter.succeeded();
+        return res;
+      } catch (err) {
+        if (!(err instanceof RateLimitError) || throttled >= maxThrottled) throw err;
+        this.#limiter.throttled();
+        const delayMs = err.retryAfterMs ?? backoffMs(throttled + 1, policy);
+        if (Date.now() + delayMs - startedAt > policy.maxElapsedMs) throw err;
+        this.#onRetry?.({ attempt: throttled + 1, delayMs, status: 429 });
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
+    }
+  }
+
+  async #dispatch<T>(
+    method: string, path: string, opts: RequestOptions<T>, policy: RetryPolicy,
+    headers: Record<string, string>, body: string | undefined, requestId: string, sentAt: number,
+  ): Promise<Response<T>> {
     let attempts = 1;
     const dispatcher = new RetryAgent(this.#dispatcher, {
       throwOnError: false,
@@ -167,7 +226,7 @@ export class CloudPlatformClient {
       }
       data = parsed.data;
     }
-    return { data: data as T, status: res.statusCode, requestId: rid, headers: resHeaders };
+    return { data: data as T, status: res.statusCode, requestId: rid, headers: resHeaders, replayed: isReplay(method, resHeaders, data, sentAt) };
   }
 
   async get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<T> {
@@ -175,7 +234,11 @@ export class CloudPlatformClient {
   }
   /** A create: sent with an Idempotency-Key unless the caller passes `idempotencyKey: undefined`. */
   async create<T = unknown>(path: string, body: unknown, opts: RequestOptions<T> = {}): Promise<T> {
-    return (await this.request<T>("POST", path, { idempotencyKey: true, ...opts, body })).data;
+    const data = (await this.request<T>("POST", path, { idempotencyKey: true, ...opts, body })).data;
+    const op = currentOperation();
+    const id = typeof opts.own === "function" ? opts.own(data) : (data as { id?: unknown } | undefined)?.id;
+    if (opts.own && op && !op.created && typeof id === "string") op.created = { id, body: data };
+    return data;
   }
   async post<T = unknown>(path: string, body?: unknown, opts: RequestOptions<T> = {}): Promise<T> {
     return (await this.request<T>("POST", path, { ...opts, body })).data;

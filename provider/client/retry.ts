@@ -13,7 +13,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxElapsedMs: 60_000 };
 
-const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+// 429 is retried by the client, paced by the shared limiter (limiter.ts).
+const RETRY_STATUS = new Set([500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = [
   "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENETUNREACH", "EHOSTUNREACH",
   "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED",
@@ -61,11 +62,10 @@ export function retryCallback(policy: RetryPolicy, startedAt: number, observer: 
     const status = e.statusCode;
     const retryableStatus = status !== undefined && RETRY_STATUS.has(status);
     const retryableError = status === undefined && e.code !== undefined && RETRY_ERROR_CODES.includes(e.code);
-    // A 429 was refused before it was acted on, so any method may be sent again; anything else
-    // may have been acted on, so only requests that are safe to repeat are.
-    if (!(retryableStatus || retryableError) || (status !== 429 && !isRepeatable(opts.method, opts.headers))) return cb(err);
+    // These may have been acted on, so only requests that are safe to repeat are sent again.
+    if (!(retryableStatus || retryableError) || !isRepeatable(opts.method, opts.headers)) return cb(err);
     if (state.counter > policy.maxRetries) return cb(err);
-    const hinted = status === 429 || status === 503 ? parseRetryAfter(e.headers?.["retry-after"]) : undefined;
+    const hinted = status === 503 ? parseRetryAfter(e.headers?.["retry-after"]) : undefined;
     const delay = hinted ?? backoffMs(state.counter, policy);
     if (Date.now() + delay - startedAt > policy.maxElapsedMs) return cb(err);
     observer.onRetry?.({ attempt: state.counter, delayMs: delay, status, code: e.code });

@@ -95,6 +95,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
     const b = await ctx.client.create(bucketsPath(workspaceId), { name: inputs.name, ...(inputs.visibility ? { visibility: inputs.visibility } : {}) }, {
       query: { region: inputs.region }, schema: V1StorageBucket,
+      own: (made) => made.name, exists: async (made) => !!(await findBucket(ctx, workspaceId, made.name, made.region ?? inputs.region)),
     });
     const region = b.region ?? inputs.region ?? "";
     const outs = toOutputs(b, { workspaceId, region, corsRules: null, policy: null, inputs });

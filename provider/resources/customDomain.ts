@@ -78,7 +78,9 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
 
   // ---- create ----
   async create(ctx, inputs) {
-    const d = await ctx.client.create(domainsPath(inputs.serviceId), { domain: inputs.domain }, { schema: CustomDomainResponse });
+    const d = await ctx.client.create(domainsPath(inputs.serviceId), { domain: inputs.domain }, {
+      schema: CustomDomainResponse, own: true, exists: async (made) => !!(await findCustomDomain(ctx, inputs.serviceId, made.id)),
+    });
     const outs = toOutputs(d, inputs.serviceId);
     ctx.log(`custom domain ${outs.domain}: attached (${outs.status}); publish ${describeRecords(outs.dnsTarget.records)}`);
     return { id: d.id, outs };

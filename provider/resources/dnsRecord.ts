@@ -1,11 +1,12 @@
 // DnsRecord: one record of a platform zone (infrastructure routes §2.1, §4.1). Names and values are
 // normalised before they are compared, so the way a program spells a record (a full name or a
 // relative one, a trailing dot, a quoted or split TXT value, letter case) never shows as drift.
+import { isIP } from "node:net";
 import { z } from "zod";
 import { V1DnsRecord } from "../api/dns";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
-  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown,
+  type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown,
 } from "./framework";
 import { id } from "./rules";
 
@@ -89,20 +90,50 @@ export function normaliseRecord<T extends RecordSpec>(r: T, zoneName?: string): 
 /** Identity of a record within a zone: name, type and normalised content. */
 export const recordKey = (r: Pick<RecordSpec, "name" | "type" | "content">) => `${r.name}|${r.type}|${r.content}`;
 
-/** Input rules shared with DnsRecordSet. */
+/**
+ * Input rules shared with DnsRecordSet (spec §2.1 V1DnsRecord and the record routes), one rule per
+ * concern so each runs as soon as the properties it reads are known.
+ */
+export function recordRules(path: string): Rule<RecordSpec>[] {
+  const fail = (property: string, reason: string): CheckFailure[] => [{ property: `${path}${property}`, reason: `${path}${property}: ${reason}` }];
+  const HOST = /^(?=.{1,253}\.?$)([a-z0-9_*-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/i;
+  return [
+    (r) => ((RECORD_TYPES as readonly string[]).includes(normaliseType(r.type)) ? [] : fail("type", `must be one of ${RECORD_TYPES.join(", ")}; got '${r.type}'`)),
+    (r) => {
+      const type = normaliseType(r.type);
+      return r.priority !== undefined && type !== "MX" && type !== "SRV" ? fail("priority", "only MX and SRV records take a priority") : [];
+    },
+    (r) => (/^(@|\*|[A-Za-z0-9_*-]+(\.[A-Za-z0-9_-]+)*\.?)$/.test(r.name.trim())
+      ? []
+      : fail("name", "must be '@', a label relative to the zone (e.g. 'www' or 'sel._domainkey.mail') or a full name ending with '.'")),
+    (r) => (normaliseType(r.type) === "CNAME" && r.name.trim() === "@" ? fail("name", "a CNAME cannot be placed at the zone apex ('@'); use an ALIAS record") : []),
+    (r) => {
+      const { type, content } = normaliseRecord({ type: r.type, content: r.content, name: "@", priority: r.priority });
+      const c = content.trim();
+      switch (type) {
+        case "A":
+          return isIP(c) === 4 ? [] : fail("content", `'${c}' is not an IPv4 address (an A record holds one, e.g. 203.0.113.10)`);
+        case "AAAA":
+          return isIP(c) === 6 ? [] : fail("content", `'${c}' is not an IPv6 address (an AAAA record holds one, e.g. 2001:db8::1)`);
+        case "CNAME":
+        case "ALIAS":
+        case "NS":
+        case "MX":
+          return HOST.test(c) ? [] : fail("content", `'${c}' is not a host name (a ${type} record points to one)`);
+        case "SRV":
+          return /^\d+ \d+ \S+$/.test(c) ? [] : fail("content", "an SRV record is '<weight> <port> <target>' (the priority goes in priority)");
+        case "CAA":
+          return /^\d+ (issue|issuewild|iodef) \S+/i.test(c) ? [] : fail("content", `a CAA record is '<flags> <issue|issuewild|iodef> "<value>"'`);
+        default:
+          return [];
+      }
+    },
+  ];
+}
+
+/** Every record rule over a record whose properties are all known. */
 export function recordFailures(r: RecordSpec, path: string): CheckFailure[] {
-  const out: CheckFailure[] = [];
-  const type = normaliseType(r.type);
-  if (!(RECORD_TYPES as readonly string[]).includes(type)) {
-    out.push({ property: `${path}type`, reason: `${path}type: must be one of ${RECORD_TYPES.join(", ")}; got '${r.type}'` });
-  }
-  if (r.priority !== undefined && type !== "MX" && type !== "SRV") {
-    out.push({ property: `${path}priority`, reason: `${path}priority: only MX and SRV records take a priority` });
-  }
-  if (!/^(@|\*|[A-Za-z0-9_*-]+(\.[A-Za-z0-9_-]+)*\.?)$/.test(r.name.trim())) {
-    out.push({ property: `${path}name`, reason: `${path}name: must be '@', a label relative to the zone (e.g. 'www' or 'sel._domainkey.mail') or a full name ending with '.'` });
-  }
-  return out;
+  return recordRules(path).flatMap((rule) => rule(r));
 }
 
 // ---- schemas ----
@@ -153,7 +184,7 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
 
   // ---- check ----
   check(_olds, news) {
-    const res = checkWith<DnsRecordInputs>(dnsRecordInputs, news, (i) => recordFailures(i, ""));
+    const res = checkWith<DnsRecordInputs>(dnsRecordInputs, news, recordRules(""));
     if (!res.inputs) return res;
     const i = res.inputs;
     // Zone-independent normalisation now; the zone suffix is dropped once the zone is known.
@@ -171,7 +202,9 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   async create(ctx, inputs) {
     const zoneName = await zoneNameOf(ctx, inputs.zoneId);
     const body = recordBody(inputs, zoneName);
-    const r = await ctx.client.create(`/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/records`, body, { schema: V1DnsRecord });
+    const r = await ctx.client.create(`/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/records`, body, {
+      schema: V1DnsRecord, own: true, exists: async (made) => !!(await findRecord(ctx, inputs.zoneId, made.id)),
+    });
     return { id: r.id, outs: toOutputs(r, inputs.zoneId, zoneName) };
   },
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { V1DnsRecord } from "../api/dns";
 import { ConflictError } from "../client";
 import {
-  listRecords, normaliseRecord, recordBody, recordFailures, recordFields, recordKey, recordOutputFields, recordSpec,
+  findRecord, listRecords, normaliseRecord, recordBody, recordFailures, recordFields, recordKey, recordOutputFields, recordSpec,
   type RecordSpec, recordView, zoneNameOf,
 } from "./dnsRecord";
 import { type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
@@ -168,7 +168,9 @@ export function matchRecords(desired: Desired[], current: ManagedRecord[]) {
 // ---- calls ----
 async function createOne(ctx: Context, zoneId: string, zoneName: string, r: RecordSpec): Promise<ManagedRecord> {
   try {
-    const created = await ctx.client.create<V1DnsRecord>(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, recordBody(r, zoneName));
+    const created = await ctx.client.create<V1DnsRecord>(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, recordBody(r, zoneName), {
+      exists: async (made) => !!(await findRecord(ctx, zoneId, made.id)),
+    });
     return toManaged(created, zoneName);
   } catch (err) {
     if (err instanceof ConflictError) {

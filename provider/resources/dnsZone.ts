@@ -69,7 +69,9 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const zone = await ctx.client.create(`/v1/workspaces/${encodeURIComponent(workspaceId)}/dns-zones`, { name: inputs.name }, { schema: V1DnsZone });
+    const zone = await ctx.client.create(`/v1/workspaces/${encodeURIComponent(workspaceId)}/dns-zones`, { name: inputs.name }, {
+      schema: V1DnsZone, own: true, exists: async (made) => !!(await findZone(ctx, made.id, workspaceId)),
+    });
     return { id: zone.id, outs: toOutputs(zone, workspaceId) };
   },
 

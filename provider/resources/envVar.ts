@@ -93,7 +93,7 @@ async function upsert(ctx: Context, i: EnvVarInputs) {
   const change = await ctx.client.patch(
     `/v1/services/${encodeURIComponent(i.serviceId)}/env-vars`,
     { envVars: [{ key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false }] },
-    { schema: V1EnvVarChange },
+    { schema: V1EnvVarChange, idempotencyKey: true },
   );
   for (const w of change.warnings) ctx.log(`${i.key}: ${w}`);
   if (change.needsRedeploy) ctx.log(`${i.key}: applies on the service's next deploy`);

@@ -41,7 +41,7 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
     const created = await ctx.client.create(
       `/v1/projects/${encodeURIComponent(inputs.projectId)}/environments`,
       { name: inputs.name },
-      { schema: V1Environment },
+      { schema: V1Environment, own: true, exists: async (made) => !!(await findEnvironment(ctx, made.id)) },
     );
     // The create response's shape is not given by the spec; read the detail back for the tier.
     const env = (await findEnvironment(ctx, created.id)) ?? created;

@@ -87,14 +87,44 @@ export function isUnknown(v: unknown): boolean {
   return false;
 }
 
+/** A cross-property rule: the failures it finds in the inputs (each naming its property). */
+export type Rule<I> = (inputs: I) => CheckFailure[];
+
+/** Thrown by the inputs a rule sees when it reads a property that is unknown or invalid. */
+const SKIP = Symbol("skip rule");
+
 /**
- * Validates inputs with the resource's zod schema. A property whose value is not known yet is
- * skipped; every other failure names its property and the rule.
+ * Runs each rule over the valid inputs. A rule that reads a property whose value is not known yet
+ * (or already failed its own check) is skipped, so every rule whose own inputs are known runs,
+ * even while others are still unknown at preview.
+ */
+export function runRules<I>(rules: Rule<I> | Rule<I>[], known: Record<string, unknown>, skip: Set<string>): CheckFailure[] {
+  const guarded = new Proxy(known, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && skip.has(key)) throw SKIP;
+      return Reflect.get(target, key, receiver);
+    },
+  }) as I;
+  const out: CheckFailure[] = [];
+  for (const rule of Array.isArray(rules) ? rules : [rules]) {
+    try {
+      out.push(...rule(guarded));
+    } catch (err) {
+      if (err !== SKIP) throw err;
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates inputs with the resource's zod schema, then the cross-property rules. A property whose
+ * value is not known yet is skipped, and so is each rule that reads it; every other failure names
+ * its property and the rule.
  */
 export function checkWith<I>(
   schema: z.ZodObject<any>,
   news: Record<string, unknown>,
-  rules: (inputs: I) => CheckFailure[] = () => [],
+  rules: Rule<I> | Rule<I>[] = [],
 ): CheckResult<I> {
   const known: Record<string, unknown> = {};
   const shape = schema.shape as Record<string, z.ZodType>;
@@ -103,15 +133,16 @@ export function checkWith<I>(
     if (key === "__provider") continue;
     if (!(key in shape)) failures.push({ property: key, reason: `unknown property '${key}'` });
   }
-  let anyUnknown = false;
+  const skip = new Set<string>();
   for (const [key, field] of Object.entries(shape)) {
     const value = news[key];
     if (isUnknown(value)) {
-      anyUnknown = true;
+      skip.add(key);
       continue;
     }
     const r = field.safeParse(value);
     if (!r.success) {
+      skip.add(key);
       for (const issue of r.error.issues) {
         const path = [key, ...issue.path.map(String)].join(".");
         failures.push({ property: path, reason: `${path}: ${value === undefined ? "is required" : issue.message}` });
@@ -120,7 +151,7 @@ export function checkWith<I>(
       known[key] = r.data;
     }
   }
-  if (failures.length === 0 && !anyUnknown) failures.push(...rules(known as I));
+  failures.push(...runRules(rules, known, skip));
   // Unknown values pass through untouched so the engine can fill them in later.
   const inputs = { ...known } as Record<string, unknown>;
   for (const [k, v] of Object.entries(news)) if (isUnknown(v)) inputs[k] = v;

@@ -75,7 +75,10 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
     const body: Record<string, unknown> = { name: inputs.name };
     if (inputs.region !== undefined) body.region = inputs.region;
-    let detail = await ctx.client.create(domainsPath(workspaceId), body, { schema: MailDomainResponse });
+    let detail = await ctx.client.create(domainsPath(workspaceId), body, {
+      schema: MailDomainResponse, own: (made) => made.domain.id,
+      exists: async (made) => !!(await findMailDomain(ctx, workspaceId, made.domain.id)),
+    });
     // The create response is not specified; read the detail back when it lacks the records.
     if (!detail.records.length) detail = (await findMailDomain(ctx, workspaceId, detail.domain.id)) ?? detail;
     return { id: detail.domain.id, outs: toOutputs(detail, workspaceId) };

@@ -53,7 +53,7 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
     const p = await ctx.client.create(
       `/v1/workspaces/${encodeURIComponent(workspaceId)}/projects`,
       compact({ name: inputs.name, displayName: inputs.displayName, description: inputs.description, region: inputs.region }),
-      { schema: V1Project },
+      { schema: V1Project, own: true, exists: async (made) => !!(await findProject(ctx, made.id)) },
     );
     return { id: p.id, outs: toOutputs(p) };
   },

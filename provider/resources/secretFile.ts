@@ -4,12 +4,14 @@ import { z } from "zod";
 import { V1SecretFile, V1SecretFileChange } from "../api/services";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id } from "./rules";
+import { secretFileItem } from "./service";
 
 // ---- schemas ----
 export const secretFileInputs = z.object({
   serviceId: id("Service the file belongs to. Changing it replaces the file."),
-  path: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9_.\/-]{1,255}$/, "must be 1 to 255 characters: letters, digits, '_', '.', '/' or '-'").describe("Path the file is mounted at. Changing it replaces the file."),
-  content: z.string({ error: "must be a string" }).describe("File content. Always secret."),
+  // The same rules as a Service.secretFiles item.
+  path: secretFileItem.shape.path.describe("Path the file is mounted at. Changing it replaces the file."),
+  content: secretFileItem.shape.content.describe("File content. Always secret."),
 });
 export type SecretFileInputs = z.infer<typeof secretFileInputs>;
 
@@ -76,7 +78,7 @@ async function put(ctx: Context, i: SecretFileInputs) {
   const change = await ctx.client.put(
     `/v1/services/${encodeURIComponent(i.serviceId)}/secret-files`,
     { path: i.path, content: i.content },
-    { schema: V1SecretFileChange },
+    { schema: V1SecretFileChange, idempotencyKey: true },
   );
   if (change.needsRedeploy) ctx.log(`${i.path}: mounted on the service's next deploy`);
   return change;

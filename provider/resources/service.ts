@@ -1,35 +1,40 @@
 // Service: a web app, static site, cron job or database in an environment (infrastructure routes
 // §2.3-2.4, §4.3-4.5). Env vars and secret files go in the create body, so the first deploy has
 // them; later changes go through their own routes and redeploy only when asked to.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
   DATABASE_TYPES, regionKeyOf, V1Connection, V1EnvVar, V1EnvVarChange, V1SecretFile, V1SecretFileChange, V1Service,
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  ResourceInitError, same,
+  ResourceInitError, type Rule, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
-import { duration, id, name, regionKey } from "./rules";
+import { cronProblem, duration, id, name, regionKey } from "./rules";
 import { parseDuration } from "./waiter";
 import { defineFunction } from "../functions";
 
 // ---- schemas ----
 export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
 export const ENV_SCOPES = ["ALL", "PROD", "UAT", "DEV"] as const;
+const DB_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const ENV_KEY_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 const str = (what: string) => z.string({ error: "must be a string" }).describe(what);
 
 export const envVarItem = z.object({
   key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name."),
-  value: str("Value. Always stored as a secret in state."),
+  value: str("Value. Always stored as a secret in state.").max(32_768, "must be at most 32768 characters"),
   scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in; default ALL."),
   secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members; default false."),
 });
 export type EnvVarItem = z.infer<typeof envVarItem>;
 export const secretFileItem = z.object({
-  path: z.string({ error: "must be a string" }).min(1, "must not be empty").describe("Path the file is mounted at."),
-  content: str("File content. Always secret."),
+  path: z.string({ error: "must be a string" }).min(1, "must not be empty")
+    .regex(/^[A-Za-z0-9_.\/-]{1,255}$/, "must be 1 to 255 characters: letters, digits, '_', '.', '/' or '-'")
+    .refine((p) => !p.split("/").includes(".."), "must not contain '..'")
+    .describe("Path the file is mounted at."),
+  content: str("File content. Always secret.").max(512 * 1024, "must be at most 512 KiB"),
 });
 export type SecretFileItem = z.infer<typeof secretFileItem>;
 
@@ -40,15 +45,15 @@ export const serviceInputs = z.object({
   region: regionKey.describe("Region key; defaults to the project's region. Changing it replaces the service.").optional(),
   tier: z.enum(["FREE", "STARTER", "STANDARD", "PRO"], { error: "must be one of FREE, STARTER, STANDARD, PRO" }).optional().describe("Instance size; FREE uses the workspace's single free slot. Changing it replaces the service."),
   sourceType: z.enum(["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"], { error: "must be one of REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE" }).optional().describe("Inferred from image, gitUrl or repoFullName when omitted."),
-  repoFullName: str("owner/name of a repository the repository app can see (REPO_APP).").optional(),
-  gitUrl: str("Public HTTPS git URL (PUBLIC_GIT).").optional(),
+  repoFullName: str("owner/name of a repository the repository app can see (REPO_APP).").regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name").optional(),
+  gitUrl: str("Public HTTPS git URL (PUBLIC_GIT).").regex(/^https:\/\/\S+$/, "must be a public HTTPS git URL (https://...)").optional(),
   image: str("Public container image (CONTAINER_IMAGE). Changing it redeploys in place.").optional(),
   imageCommand: str("Command the image runs instead of its default.").optional(),
   installationId: str("Repository app installation, with repoFullName.").optional(),
   branch: str("Branch to build.").optional(),
   rootDir: str("Folder inside the repository.").optional(),
   monorepoStrategy: z.enum(["ISOLATED", "WORKSPACE"], { error: "must be ISOLATED or WORKSPACE" }).optional().describe("How a monorepo member is built."),
-  watchPaths: z.array(z.string({ error: "must be a string" })).optional().describe("Paths whose changes trigger a build."),
+  watchPaths: z.array(z.string({ error: "must be a string" })).max(50, "must have at most 50 entries").optional().describe("Paths whose changes trigger a build."),
   port: z.number({ error: "must be a number" }).int("must be an integer").min(1, "must be 1 to 65535").max(65535, "must be 1 to 65535").optional().describe("Port the app listens on."),
   healthCheckPath: z.string({ error: "must be a string" }).regex(/^\//, "must start with '/'").optional().describe("Path the platform probes before a deploy goes live."),
   buildCommand: str("Build command.").optional(),
@@ -58,12 +63,13 @@ export const serviceInputs = z.object({
   staticSpa: z.boolean({ error: "must be a boolean" }).optional().describe("Serve index.html for unknown paths (single-page app)."),
   subdomain: z.string({ error: "must be a string" }).regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a DNS label: lowercase letters, digits and '-'").optional().describe("Platform subdomain. Changing it replaces the service."),
   schedule: str("CRON only: five-field cron expression, in UTC. Updates in place.").optional(),
-  command: str("CRON only: command each run executes. Updates in place.").optional(),
-  envVars: z.array(envVarItem).optional().describe("Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone."),
-  secretFiles: z.array(secretFileItem).optional().describe("Secret files this service declares; they reach the first deploy."),
-  dbName: str("Databases: database name. Changing it replaces the service.").optional(),
-  dbUser: str("Databases: user name. Changing it replaces the service.").optional(),
-  dbPassword: str("Databases: password; generated when omitted. Always secret. Changing it replaces the service.").optional(),
+  command: str("CRON only: command each run executes. Updates in place.").max(4096, "must be at most 4096 characters").optional(),
+  envVars: z.array(envVarItem).max(500, "must have at most 500 entries").optional().describe("Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone."),
+  secretFiles: z.array(secretFileItem).max(50, "must have at most 50 entries").optional().describe("Secret files this service declares; they reach the first deploy."),
+  dbName: str("Databases: database name. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a database identifier (letters, digits, '_'; at most 63)").optional(),
+  dbUser: str("Databases: user name. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a user identifier (letters, digits, '_'; at most 63)").optional(),
+  dbPassword: str("Databases: password; generated when omitted. Always secret. Changing it replaces the service.")
+    .min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
   connectionEnvName: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must be an env var key").optional().describe("Databases: variable the connection URL is linked in as; default DATABASE_URL."),
   injectConnectionUrl: z.boolean({ error: "must be a boolean" }).optional().describe("Databases: link the connection URL into the environment's other services, read-only there."),
   suspended: z.boolean({ error: "must be a boolean" }).optional().describe("Suspend (true) or resume (false) the service."),
@@ -154,7 +160,9 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       envVars: inputs.envVars, secretFiles: inputs.secretFiles, dbName: inputs.dbName, dbUser: inputs.dbUser,
       dbPassword: inputs.dbPassword, connectionEnvName: inputs.connectionEnvName, injectConnectionUrl: inputs.injectConnectionUrl,
     });
-    const svc = await ctx.client.create(`/v1/environments/${encodeURIComponent(inputs.environmentId)}/services`, body, { schema: V1Service });
+    const svc = await ctx.client.create(`/v1/environments/${encodeURIComponent(inputs.environmentId)}/services`, body, {
+      schema: V1Service, own: true, exists: async (made) => !!(await findService(ctx, made.id)),
+    });
     ctx.log(`${svc.name}: created ${svc.id}; first deploy queued`);
     try {
       if (inputs.waitForDeploy !== false) {
@@ -196,7 +204,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const newVars = normaliseEnvVars(news.envVars ?? []);
     const upserts = newVars.filter((v) => !same(oldVars.get(v.key), v));
     if (upserts.length) {
-      const r = await ctx.client.patch(`${p}/env-vars`, { envVars: upserts }, { schema: V1EnvVarChange });
+      const r = await ctx.client.patch(`${p}/env-vars`, { envVars: upserts }, { schema: V1EnvVarChange, idempotencyKey: true });
       needsRedeploy ||= r.needsRedeploy;
       for (const w of r.warnings) ctx.log(`${news.name}: ${w}`);
     }
@@ -213,7 +221,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const newFiles = news.secretFiles ?? [];
     for (const f of newFiles) {
       if (same(oldFiles.get(f.path), f)) continue;
-      const r = await ctx.client.put(`${p}/secret-files`, { path: f.path, content: f.content }, { schema: V1SecretFileChange });
+      const r = await ctx.client.put(`${p}/secret-files`, { path: f.path, content: f.content }, { schema: V1SecretFileChange, idempotencyKey: true });
       needsRedeploy ||= r.needsRedeploy;
     }
     for (const filePath of oldFiles.keys()) {
@@ -248,7 +256,8 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const before = redeployed ? await latestDeployIfAllowed(ctx, id) : undefined;
     if (Object.keys(body).length) await ctx.client.patch(p, body, { schema: V1Service });
     if (!redeployed && needsRedeploy && news.redeployOnChange && !suspendedAfter) {
-      await ctx.client.create(`${p}/deploys`, undefined);
+      // A deploy is an action, not an object the service owns: each one gets its own key.
+      await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
       redeployed = true;
     }
 
@@ -284,35 +293,36 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 });
 
 // ---- check rules ----
-function rules(i: ServiceInputs): CheckFailure[] {
-  const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
-  const db = isDatabase(i.type);
-  if (i.type === "CRON" && !i.schedule) fail("schedule", "is required for a CRON service (five-field cron expression, UTC)");
-  if (i.type !== "CRON") {
-    for (const k of ["schedule", "command", "cronSuspended"] as const) if (i[k] !== undefined) fail(k, `applies to CRON services only, not ${i.type}`);
-  }
-  if (i.schedule !== undefined && i.schedule.trim().split(/\s+/).length !== 5) {
-    fail("schedule", `'${i.schedule}' must have five fields: minute hour day-of-month month day-of-week (UTC)`);
-  }
-  if (!db) for (const k of DB_KEYS) if (i[k] !== undefined) fail(k, `applies to database services only, not ${i.type}`);
-  if (db) {
-    for (const k of ["image", "gitUrl", "repoFullName"] as const) if (i[k] !== undefined) fail(k, `a ${i.type} service runs the platform's engine image; leave ${k} out`);
-  } else if (i.type !== "STATIC" && !i.image && !i.gitUrl && !i.repoFullName) {
-    fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName`);
-  }
-  const keys = new Set<string>();
-  for (const v of i.envVars ?? []) {
-    if (keys.has(v.key)) fail("envVars", `key ${v.key} is declared twice`);
-    keys.add(v.key);
-  }
-  const paths = new Set<string>();
-  for (const f of i.secretFiles ?? []) {
-    if (paths.has(f.path)) fail("secretFiles", `path ${f.path} is declared twice`);
-    paths.add(f.path);
-  }
-  return out;
-}
+// One rule per concern: each runs as soon as the properties it reads are known (framework.ts).
+const fail = (property: string, reason: string): CheckFailure[] => [{ property, reason: `${property}: ${reason}` }];
+const rules: Rule<ServiceInputs>[] = [
+  (i) => (i.type === "CRON" && !i.schedule ? fail("schedule", "is required for a CRON service (five-field cron expression, UTC)") : []),
+  ...(["schedule", "command", "cronSuspended"] as const).map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && i.type !== "CRON" ? fail(k, `applies to CRON services only, not ${i.type}`) : []),
+  (i) => {
+    const problem = i.schedule === undefined ? undefined : cronProblem(i.schedule);
+    return problem ? fail("schedule", problem) : [];
+  },
+  ...DB_KEYS.map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && !isDatabase(i.type) ? fail(k, `applies to database services only, not ${i.type}`) : []),
+  ...(["image", "gitUrl", "repoFullName"] as const).map((k): Rule<ServiceInputs> => (i) =>
+    i[k] !== undefined && isDatabase(i.type) ? fail(k, `a ${i.type} service runs the platform's engine image; leave ${k} out`) : []),
+  (i) => (!isDatabase(i.type) && i.type !== "STATIC" && !i.image && !i.gitUrl && !i.repoFullName
+    ? fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName`) : []),
+  (i) => {
+    const needs = { CONTAINER_IMAGE: "image", PUBLIC_GIT: "gitUrl", REPO_APP: "repoFullName" } as const;
+    const field = i.sourceType && needs[i.sourceType];
+    return field && !i[field] ? fail(field, `is required when sourceType is ${i.sourceType}`) : [];
+  },
+  (i) => {
+    const keys = new Set<string>();
+    return (i.envVars ?? []).flatMap((v) => (keys.has(v.key) ? fail("envVars", `key ${v.key} is declared twice`) : (keys.add(v.key), [])));
+  },
+  (i) => {
+    const paths = new Set<string>();
+    return (i.secretFiles ?? []).flatMap((f) => (paths.has(f.path) ? fail("secretFiles", `path ${f.path} is declared twice`) : (paths.add(f.path), [])));
+  },
+];
 
 // ---- finders ----
 /** What the program declared (inputs) or last recorded (outputs); both carry the declared keys. */

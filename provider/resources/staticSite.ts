@@ -90,7 +90,7 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
     const uploadId = await uploadArtifact(ctx, what, artifactOf(inputs.path));
     const published = await ctx.client.create("/v1/static-sites", compact({
       uploadId, environmentId: inputs.environmentId, name: inputs.name, indexPath: inputs.indexPath, spaFallback: inputs.spaFallback,
-    }), { schema: V1StaticSite });
+    }), { schema: V1StaticSite, own: (made) => made.site.id, exists: async (made) => !!(await findSite(ctx, made.site.id)) });
     const site = published.site;
     ctx.log(`${site.name}: published as service ${site.id}; deploy ${published.deploy.id} queued`);
     try {

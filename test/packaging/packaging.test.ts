@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
+import { serializedProvider, stateOverhead, stateResources } from "../support/tracking";
 
 jest.setTimeout(600_000);
 
@@ -97,6 +98,16 @@ test("npm pack -> fresh `pulumi new typescript` project -> every entry point wit
     const up = await s.stack.up();
     expect(changes(up)).toEqual({ create: 3 });
     expect(up.outputs.tier.value).toBe("PROD");
+    // Lean state: the provider is stored as a require of the package's module for its kind (no
+    // code, no version, no path), and each resource takes at most 2 KB beyond its own properties
+    // (leaving out the engine's record of the program's stack trace, which every resource has).
+    const rs = (await stateResources(s)).filter((r) => r.type.includes("cloudplatform:"));
+    for (const r of rs) {
+      expect(serializedProvider(r)).toContain(`require("pulumi-cloudplatform/provider/dynamic/${r.type.split(":").pop()}")`);
+      expect(serializedProvider(r)).not.toContain("host");
+      expect(stateOverhead(r)).toBeLessThanOrEqual(2048);
+    }
+    process.stdout.write(`packed install: state beyond own properties ${rs.map((r) => stateOverhead(r)).join(", ")} bytes (with the engine's stack traces: ${rs.map((r) => stateOverhead(r, true)).join(", ")}); serialized provider ${serializedProvider(rs[0]).length} bytes\n`);
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {

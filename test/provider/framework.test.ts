@@ -62,14 +62,23 @@ describe("checkWith", () => {
     expect(checkWith(schema, { name: UNKNOWN, replicas: 0 }).failures).toEqual([{ property: "replicas", reason: "replicas: must be at least 1" }]);
   });
 
-  test("cross-property rules run once every value is known and valid", () => {
+  test("cross-property rules run once every value they read is known and valid", () => {
     const rules = jest.fn((i: Inputs) => (i.ports && i.ports.length > i.replicas ? [{ property: "ports", reason: "ports: at most one per replica" }] : []));
     expect(checkWith<Inputs>(schema, { name: "a", ports: [1, 2] }, rules).failures).toEqual([{ property: "ports", reason: "ports: at most one per replica" }]);
-    expect(rules).toHaveBeenLastCalledWith({ name: "a", ports: [1, 2], replicas: 1 });
-    rules.mockClear();
-    expect(checkWith<Inputs>(schema, { name: UNKNOWN, ports: [1, 2] }, rules).failures).toBeUndefined();
-    expect(checkWith<Inputs>(schema, { name: "-bad", ports: [1, 2] }, rules).failures).toHaveLength(1);
-    expect(rules).not.toHaveBeenCalled();
+    expect(rules).toHaveBeenCalledTimes(1);
+    // name is not read by the rule: an unknown or invalid name does not stop it.
+    expect(checkWith<Inputs>(schema, { name: UNKNOWN, ports: [1, 2] }, rules).failures).toEqual([{ property: "ports", reason: "ports: at most one per replica" }]);
+    expect(checkWith<Inputs>(schema, { name: "-bad", ports: [1, 2] }, rules).failures).toHaveLength(2);
+    // ports is read: unknown (even one element) or invalid skips the rule.
+    expect(checkWith<Inputs>(schema, { name: "a", ports: [1, UNKNOWN] }, rules).failures).toBeUndefined();
+    expect(checkWith<Inputs>(schema, { name: "a", ports: [1, 70000] }, rules).failures).toEqual([{ property: "ports.1", reason: "ports.1: must be at most 65535" }]);
+  });
+
+  test("each rule of a list is skipped on its own", () => {
+    const portsRule = (i: Inputs) => (i.ports && i.ports.length > i.replicas ? [{ property: "ports", reason: "ports: at most one per replica" }] : []);
+    const nameRule = (i: Inputs) => (i.name === "admin" ? [{ property: "name", reason: "name: is reserved" }] : []);
+    const r = checkWith<Inputs>(schema, { name: "admin", ports: UNKNOWN }, [portsRule, nameRule]);
+    expect(r.failures).toEqual([{ property: "name", reason: "name: is reserved" }]);
   });
 
   test("open enumerations accept values the provider does not know yet", () => {

@@ -1,0 +1,55 @@
+// A per-key token bucket (`--rate-limit N/min`, or PUT /_emulator/rate-limit): each API key holds
+// up to `burst` tokens, refilled at `perMinute` on real time (not the emulator's movable clock);
+// a request without a token is answered 429 with Retry-After.
+import { createHash } from "node:crypto";
+
+export interface RateLimit {
+  perMinute: number;
+  /** Tokens a key starts with and can save up; default: one second's worth, at least 1. */
+  burst: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  #limit?: RateLimit;
+  readonly #buckets = new Map<string, Bucket>();
+
+  set(limit: { perMinute: number; burst?: number } | undefined): void {
+    this.#limit = limit && { perMinute: limit.perMinute, burst: limit.burst ?? Math.max(1, Math.floor(limit.perMinute / 60)) };
+    this.#buckets.clear();
+  }
+
+  get(): RateLimit | undefined {
+    return this.#limit;
+  }
+
+  /** Takes a token for the key of `authorization`: 0, or the milliseconds until one is free. */
+  take(authorization: string | undefined, now = Date.now()): number {
+    const limit = this.#limit;
+    if (!limit) return 0;
+    // The bucket is named by a hash: the emulator keeps no key in clear.
+    const id = createHash("sha256").update(authorization ?? "").digest("hex");
+    const perMs = limit.perMinute / 60_000;
+    const b = this.#buckets.get(id) ?? { tokens: limit.burst, at: now };
+    b.tokens = Math.min(limit.burst, b.tokens + (now - b.at) * perMs);
+    b.at = now;
+    this.#buckets.set(id, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - b.tokens) / perMs);
+  }
+}
+
+/** Parses `N/min`, `N/s` or `N` (per minute). */
+export function parseRateLimit(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(min|m|minute|s|sec|second))?\s*$/i.exec(text);
+  if (!m || Number(m[1]) <= 0) throw new Error(`--rate-limit must look like '120/min' or '2/s', got '${text}'`);
+  const n = Number(m[1]);
+  return m[2] && /^s/i.test(m[2]) ? n * 60 : n;
+}

@@ -1,0 +1,75 @@
+// A killed `up` (SIGKILL of the pulumi process and its plugins during a deploy wait), then the
+// documented recovery: `pulumi cancel`, `pulumi refresh --clear-pending-creates` and `up`. The create
+// sent again carries the same Idempotency-Key, so the object the killed run made is adopted: no
+// duplicate, no orphan, no 409.
+import { execFileSync } from "node:child_process";
+import { emulator, type TestEmulator } from "../support/emulator";
+import { testStack } from "../support/stack";
+import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
+
+jest.setTimeout(180_000);
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await emulator({ settings: { speed: 1 } });
+});
+afterAll(async () => emu?.close());
+
+/** Ids of the processes whose command line names this stack (the CLI this test started), and their children. */
+function processesOf(stackName: string): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="]).toString().trim().split("\n").map((l) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)!;
+    return { pid: Number(m[1]), ppid: Number(m[2]), args: m[3] };
+  });
+  const roots = rows.filter((r) => r.args.includes("pulumi") && r.args.includes(` up `) && r.args.includes(stackName)).map((r) => r.pid);
+  const all = new Set(roots);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (all.has(r.ppid) && !all.has(r.pid)) (all.add(r.pid), (grew = true));
+  }
+  return [...all];
+}
+
+test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up: the killed run's service is adopted, no 409", async () => {
+  const s = await testStack(emu, "durable", { mode: "service", tag: "crash" });
+  const stackName = s.stack.name;
+  try {
+    const up = s.stack.up();
+    up.catch(() => undefined);
+    // Kill while the service's first deploy is being waited for (it takes about 12 s): the
+    // platform has the service, the state has only a pending create.
+    const t0 = Date.now();
+    while (Date.now() - t0 < 60_000 && emu.emu.store.table("services").all().length === 0) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const pids = processesOf(stackName);
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await expect(up).rejects.toThrow();
+    const made = platform(emu);
+    expect(made.Service).toHaveLength(1);
+    expect(ofKind(await stateResources(s), "Service").filter((r) => r.id)).toHaveLength(0);
+
+    // The documented recovery: the killed update still holds the stack's lock.
+    await s.stack.cancel();
+    await s.stack.refresh({ clearPendingCreates: true });
+    await s.stack.up();
+    // The service is adopted (same key, same body: the first response), not made again.
+    expect(platform(emu)).toEqual(made);
+    await expectNoDuplicatesOrOrphans(emu, s);
+    const counters = await emu.control("GET", "/counters");
+    expect(Object.entries(counters).filter(([, c]: [string, any]) => c.byStatus?.["409"])).toEqual([]);
+
+    await s.stack.destroy();
+    expect(await emu.leftovers()).toEqual({});
+  } finally {
+    // A failure above may leave the killed update's lock behind.
+    await s.stack.cancel().catch(() => undefined);
+    await s.dispose();
+  }
+});

@@ -1,0 +1,61 @@
+// What the platform holds against what a stack tracks: no duplicate, no orphan.
+import type { StackHandle } from "../../scripts/pulumi-env";
+import type { TestEmulator } from "./emulator";
+
+export interface StateResource {
+  type: string;
+  id?: string;
+  outputs?: Record<string, any>;
+  initErrors?: string[];
+}
+
+export async function stateResources(s: StackHandle): Promise<StateResource[]> {
+  const exported = await s.stack.exportStack();
+  return (exported.deployment.resources ?? []) as StateResource[];
+}
+export const ofKind = (rs: StateResource[], kind: string) => rs.filter((r) => r.type.endsWith(`cloudplatform:${kind}`));
+
+/** Objects on the platform by kind, read from the emulator's own tables (USER records only). */
+export function platform(emu: TestEmulator) {
+  const ids = (table: string, keep: (row: any) => boolean = () => true) =>
+    emu.emu.store.table<any>(table).where(keep).map((r: any) => r.id).sort();
+  return {
+    Project: ids("projects"),
+    Environment: ids("environments"),
+    Service: ids("services"),
+    DnsZone: ids("dnsZones"),
+    DnsRecord: ids("dnsRecords", (r) => r.origin === "USER"),
+  };
+}
+
+/** Every platform object of these kinds is tracked by exactly one resource in state. */
+export async function expectNoDuplicatesOrOrphans(emu: TestEmulator, s: StackHandle) {
+  const rs = await stateResources(s);
+  const tracked = (kind: string) => ofKind(rs, kind).map((r) => r.id!).sort();
+  const setRecords = ofKind(rs, "DnsRecordSet").flatMap((r) => (r.outputs?.records ?? []).map((x: any) => x.id));
+  const live = platform(emu);
+  expect(live.Project).toEqual(tracked("Project"));
+  expect(live.Environment).toEqual(tracked("Environment"));
+  expect(live.Service).toEqual(tracked("Service"));
+  expect(live.DnsZone).toEqual(tracked("DnsZone"));
+  expect(live.DnsRecord).toEqual([...tracked("DnsRecord"), ...setRecords].sort());
+}
+
+
+const HIDDEN = ["__provider", "__identity"];
+const own = (o: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([k]) => !HIDDEN.includes(k)));
+
+/**
+ * Bytes a resource takes in state beyond its own inputs and outputs (URN, ids, the serialized
+ * provider...); without the engine's record of the program's stack trace unless asked.
+ */
+export function stateOverhead(r: StateResource & { inputs?: Record<string, unknown>; stackTrace?: unknown }, withStackTrace = false): number {
+  const { stackTrace, ...rest } = r;
+  const all = Buffer.byteLength(JSON.stringify(withStackTrace ? r : rest));
+  return all - Buffer.byteLength(JSON.stringify(own(r.inputs))) - Buffer.byteLength(JSON.stringify(own(r.outputs)));
+}
+
+/** The serialized dynamic provider stored with a resource (once in inputs, once in outputs). */
+export function serializedProvider(r: StateResource & { inputs?: Record<string, unknown> }): string {
+  return String(r.inputs?.__provider ?? r.outputs?.__provider ?? "");
+}
