@@ -5,6 +5,7 @@ import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
 import type { ResourceDefinition } from "../provider/resources/framework";
 import { resources } from "../provider/resources";
+import { packageVersion } from "../provider/version";
 
 type TypeSpec = Json;
 
@@ -124,7 +125,7 @@ export function buildSchema(): Json {
   return {
     name: PKG,
     displayName: "Cloud Platform",
-    version: "0.1.0",
+    version: packageVersion(),
     description: "Manage projects, environments, services, DNS, mail sending domains, buckets and custom domains on the cloud platform.",
     keywords: ["pulumi", "cloudplatform", "category/cloud"],
     license: "Apache-2.0",

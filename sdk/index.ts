@@ -15,3 +15,4 @@ export { Suppression } from "./suppression";
 export { VerifiedMailDomain, type VerifiedMailDomainArgs } from "./verifiedMailDomain";
 export { getMailDomain, getMailDomainOutput, getDnsZone, getDnsZoneOutput } from "./mailFunctions";
 export * from "./types";
+export { getProject, getProjectOutput, getEnvironment, getEnvironmentOutput } from "./projectFunctions";

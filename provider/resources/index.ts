@@ -12,6 +12,8 @@ import { DnsRecordSet } from "./dnsRecordSet";
 import { MailDomain } from "./mailDomain";
 import { MailDomainVerification } from "./mailDomainVerification";
 import { Suppression } from "./suppression";
+// Functions not defined beside a resource register themselves on import.
+import "./serviceFunctions";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,

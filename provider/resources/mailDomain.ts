@@ -3,7 +3,7 @@
 // region, and names are unique, so either change replaces it with the old one deleted first.
 import { z } from "zod";
 import { defineFunction } from "../functions";
-import { MailDomainResponse, type V1MailDnsRecord, type V1MailDomainDetail } from "../api/mail";
+import { MailDomainResponse, type V1MailDnsRecord, V1MailDomain, type V1MailDomainDetail } from "../api/mail";
 import { domainInput, normaliseDomain } from "./dnsZone";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id, regionKey } from "./rules";
@@ -148,8 +148,8 @@ export function toOutputs(d: V1MailDomainDetail, workspaceId: string): MailDomai
   };
 }
 
-// ---- functions (described for schema.json; implemented in sdk/mailFunctions.ts) ----
-defineFunction("getMailDomain", {
+// ---- functions ----
+export const getMailDomain = defineFunction<{ domainId?: string; name?: string; workspaceId?: string }>("getMailDomain", {
   token: "cloudplatform:index:getMailDomain",
   description: "Looks up a sending domain by id or name: its status, records to publish, zone and quota.",
   inputs: z.object({
@@ -158,4 +158,18 @@ defineFunction("getMailDomain", {
     workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
   }),
   outputs: mailDomainOutputs.extend({ id: z.string().describe("The domain's id.") }),
+  async invoke(ctx, args) {
+    const ws = args.workspaceId ?? (await ctx.workspaceId());
+    let id: string | undefined = args.domainId;
+    if (!id) {
+      if (!args.name) throw new Error("getMailDomain: give domainId or name");
+      const wanted = normaliseDomain(args.name);
+      const all = await ctx.client.list(domainsPath(ws), { item: V1MailDomain });
+      id = all.find((d) => normaliseDomain(d.name) === wanted)?.id;
+      if (!id) throw new Error(`getMailDomain: no sending domain named ${wanted} in workspace ${ws}`);
+    }
+    const detail = await findMailDomain(ctx, ws, id);
+    if (!detail) throw new Error(`getMailDomain: no sending domain ${id} in workspace ${ws}`);
+    return { id: detail.domain.id, ...toOutputs(detail, ws) };
+  },
 });

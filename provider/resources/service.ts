@@ -11,8 +11,7 @@ import {
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { duration, id, name, regionKey } from "./rules";
-import { parseDuration } from "./waiter";
-import { defineFunction } from "../functions";
+import { parseDuration, waitBudgetMs } from "./waiter";
 
 // ---- schemas ----
 export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
@@ -142,7 +141,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- create ----
   async create(ctx, inputs) {
-    const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
+    const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
     const body = compact({
       name: inputs.name, type: inputs.type, region: inputs.region, tier: inputs.tier, sourceType: inputs.sourceType,
       repoFullName: inputs.repoFullName, gitUrl: inputs.gitUrl, image: inputs.image, imageCommand: inputs.imageCommand,
@@ -158,7 +157,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     try {
       if (inputs.waitForDeploy !== false) {
         const first = await latestDeploy(ctx, svc.id);
-        if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs, secrets: secretsOf(inputs) });
+        if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(inputs) });
       }
       if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);
       if (inputs.suspended) await ctx.client.post(`${path(svc.id)}/suspend`);
@@ -184,7 +183,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
   // ---- update ----
   async update(ctx, id, olds, news) {
     const p = path(id);
-    const timeoutMs = parseDuration(news.timeout ?? DEFAULT_TIMEOUT);
+    const budget = waitBudgetMs(ctx, news.timeout, parseDuration(DEFAULT_TIMEOUT));
     const suspendedAfter = news.suspended ?? olds.suspended ?? false;
     let needsRedeploy = false;
     if (olds.suspended && news.suspended === false) await ctx.client.post(`${p}/resume`);
@@ -254,7 +253,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       const d = await latestDeploy(ctx, id);
       if (d && d.id !== before?.id) {
         try {
-          await waitForDeploy(ctx, news.name, d.id, { timeoutMs, secrets: secretsOf(news) });
+          await waitForDeploy(ctx, news.name, d.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(news) });
         } catch (err) {
           // Update errors keep the previous state; the next `up` applies the change again.
           if (err instanceof DeployFailedError) throw new Error(err.message);
@@ -464,43 +463,3 @@ function secretsOf(i: Partial<ServiceInputs>): string[] {
     ...(i.dbPassword ? [i.dbPassword] : []),
   ];
 }
-
-// ---- functions (described for schema.json; implemented in sdk/serviceFunctions.ts) ----
-defineFunction("getService", {
-  token: "cloudplatform:index:getService",
-  description: "Looks up a service by id: its type, status, health, URL and region.",
-  inputs: z.object({ serviceId: id("The service's id.") }),
-  outputs: z.object({
-    id: z.string(), environmentId: z.string(), name: z.string(), type: z.string(), status: z.string(), health: z.string(),
-    suspension: z.string(), url: z.string().nullable(), region: z.string().nullable(), tier: z.string().nullable(),
-  }),
-});
-defineFunction("getRegions", {
-  token: "cloudplatform:index:getRegions",
-  description: "The regions services can be placed in, and whether a FREE service can run there.",
-  inputs: z.object({}),
-  outputs: z.object({
-    regions: z.array(z.object({ region: z.string(), label: z.string().nullable(), isDefault: z.boolean(), freeTier: z.boolean() })),
-  }),
-});
-defineFunction("getPricing", {
-  token: "cloudplatform:index:getPricing",
-  description: "The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.",
-  inputs: z.object({}),
-  outputs: z.object({
-    currency: z.string().describe("Currency of every amount."),
-    serviceTiers: z.array(z.object({
-      tier: z.string().describe("FREE, PRO, STANDARD or STARTER (the set is open)."),
-      label: z.string().nullable(), family: z.string().nullable(), cpuMillicores: z.number().nullable(), memoryMb: z.number().nullable(),
-      storageMb: z.number().nullable(), priceKobo: z.number().describe("Monthly price in kobo."), currency: z.string().nullable(),
-    })).describe("Instance tiers, their sizes and prices."),
-    unitRates: z.record(z.string(), z.number()).describe("Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...)."),
-    freeAllowances: z.record(z.string(), z.number()).describe("Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...)."),
-    computeGraceDays: z.number().nullable().describe("Days at an empty balance before paid apps stop."),
-    dataGraceDays: z.number().nullable().describe("The same for paid databases and caches, whose data is kept."),
-    stopsPaidServices: z.boolean().nullable().describe("Whether an empty balance stops paid services."),
-    minTopUpKobo: z.number().nullable().describe("Smallest top-up."),
-    maxTopUpKobo: z.number().nullable().describe("Largest top-up; null means no maximum."),
-    neverBilled: z.array(z.string()).describe("What is never billed."),
-  }),
-});
