@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
@@ -67,6 +68,9 @@ func run(language, schemaPath, outDir string) error {
 	switch language {
 	case "nodejs":
 		files, err = nodejs.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, nil, false, noLoader{})
+		if err == nil {
+			files, err = embedNodeSDK(files)
+		}
 	case "python":
 		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
 	}
@@ -86,4 +90,26 @@ func run(language, schemaPath, outDir string) error {
 		}
 	}
 	return nil
+}
+
+// embedNodeSDK fits the Node SDK into the pulumi-cloudplatform package as its native/ entry point:
+// the package's own package.json and tsconfig apply, and the SDK asks for the package's version.
+func embedNodeSDK(files map[string][]byte) (map[string][]byte, error) {
+	const versionLookup = "require('./package.json').version"
+	out := map[string][]byte{}
+	for name, content := range files {
+		switch name {
+		case "package.json", "tsconfig.json", ".gitignore", ".gitattributes":
+			continue
+		case "utilities.ts":
+			if !strings.Contains(string(content), versionLookup) {
+				return nil, fmt.Errorf("utilities.ts: the generated version lookup has changed; update sdkgen")
+			}
+			content = []byte(strings.Replace(string(content), versionLookup, "require('pulumi-cloudplatform/package.json').version", 1))
+		}
+		// @pulumi/pulumi's base classes declare isInstance too; the package compiles with noImplicitOverride.
+		content = []byte(strings.ReplaceAll(string(content), "    public static isInstance(", "    public static override isInstance("))
+		out[name] = content
+	}
+	return out, nil
 }
