@@ -205,6 +205,14 @@ export function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/**
+ * A read with no previous state: an import. Nothing then says what the program declares, so a
+ * handler whose read reports only declared parts reports all it finds instead.
+ */
+export function isImport(olds: object | undefined): boolean {
+  return !olds || Object.keys(olds).every((k) => k === "__provider");
+}
+
 /** A finder: the object, or undefined when the API answers 404. */
 export async function findOrUndefined<T>(load: () => Promise<T>): Promise<T | undefined> {
   try {

@@ -7,7 +7,7 @@ import {
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  ResourceInitError, same,
+  isImport, ResourceInitError, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { duration, id, name, regionKey } from "./rules";
@@ -175,7 +175,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const outs = await readOutputs(ctx, id, olds, olds.pendingRedeploy ?? false, olds.latestDeployId ?? null);
+    const outs = await readOutputs(ctx, id, olds, olds.pendingRedeploy ?? false, olds.latestDeployId ?? null, isImport(olds));
     if (!outs) return {};
     return { id, props: outs, inputs: toInputs(outs) };
   },
@@ -331,10 +331,17 @@ async function readOutputs(
   declared: Declared,
   pendingRedeploy: boolean,
   pendingSinceDeployId: string | null = null,
+  importing = false,
 ): Promise<ServiceOutputs | undefined> {
   const svc = await findService(ctx, id);
   if (!svc) return undefined;
   let envVars: EnvVarItem[] | undefined;
+  if (importing) {
+    // An import adopts every variable the service holds, except those linked in from elsewhere.
+    const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
+    const own = live.filter((v) => !v.linked).map((v) => ({ key: v.key, value: v.value ?? "", scope: (v.scope ?? "ALL") as EnvVarItem["scope"], secret: v.secret }));
+    if (own.length) declared = { ...declared, envVars: own };
+  }
   if (declared.envVars !== undefined) {
     const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
     envVars = [];
@@ -369,7 +376,7 @@ async function readOutputs(
   const deploy = await latestDeployIfAllowed(ctx, id);
   // A pending redeploy is picked up by any newer deploy, whoever started it.
   const pending = pendingRedeploy && (!pendingSinceDeployId || !deploy || deploy.id === pendingSinceDeployId);
-  return toOutputs(svc, declared, { envVars, secretFiles, connection, deployId: deploy?.id ?? null, deployStatus: deploy?.status ?? null, pending });
+  return toOutputs(svc, declared, { envVars, secretFiles, connection, deployId: deploy?.id ?? null, deployStatus: deploy?.status ?? null, pending }, importing);
 }
 
 // ---- mappers ----
@@ -377,12 +384,14 @@ function toOutputs(
   s: V1Service,
   declared: Declared,
   live: { envVars?: EnvVarItem[]; secretFiles?: SecretFileItem[]; connection: ServiceOutputs["connection"]; deployId: string | null; deployStatus: string | null; pending: boolean },
+  importing = false,
 ): ServiceOutputs {
   const region = regionKeyOf(s.region);
   const label = s.region && typeof s.region === "object" ? (s.region.label ?? null) : null;
   // Optional settings the platform defaults are reported only when the program declares them, so
   // an unset one is neither drift nor noise in a refresh.
-  const d = <T>(key: keyof ServiceInputs, value: T): T | undefined => (declared[key] !== undefined ? value : undefined);
+  // An import reports them all: the program that adopts the service may declare any of them.
+  const d = <T>(key: keyof ServiceInputs, value: T): T | undefined => (importing || declared[key] !== undefined ? value : undefined);
   return compact({
     environmentId: s.environmentId,
     name: s.name,
