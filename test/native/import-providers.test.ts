@@ -30,7 +30,7 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
   });
   try {
     const up = await s.stack.up();
-    expect(changes(up)).toEqual({ create: 5, import: 1, read: 1 });
+    expect(changes(up)).toEqual({ create: 5, import: 1 });
     expect(up.outputs.mainWorkspace.value).toBe(ws);
     expect(up.outputs.otherWorkspace.value).toBe(emu.otherWorkspaceId);
     expect(up.outputs.adoptedStatus.value).toBe("ACTIVE");
