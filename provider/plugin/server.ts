@@ -10,13 +10,13 @@ import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { CONFIG_KEYS, resolveConfig, type ProviderConfig } from "../config";
+import { resolveConfig } from "../config";
 import { functions } from "../functions";
 import { Operations, type OperationOptions } from "../operations";
 import { resources } from "../resources";
-import { isUnknown, UNKNOWN, type ResourceDefinition } from "../resources/framework";
+import { UNKNOWN, type ResourceDefinition } from "../resources/framework";
 import { packageVersion } from "../version";
-import { configDiff } from "./config";
+import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
 import { fromStruct, type Props, toStruct } from "./values";
@@ -200,34 +200,6 @@ function previewOutputs(def: ResourceDefinition, inputs: Props): Props {
 
 function checkFailure(f: { property: string; reason: string }): pb.CheckFailure {
   return new pb.CheckFailure().setProperty(f.property).setReason(f.reason);
-}
-
-/** The provider's three settings, from Configure's args or its variables, then the environment. */
-function configFrom(req: pb.ConfigureRequest, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
-  const args = req.hasArgs() ? fromStruct(req.getArgs()) : {};
-  const vars = req.getVariablesMap();
-  return resolveConfig((key) => {
-    const short = key.split(":")[1];
-    const fromArgs = args[short];
-    if (typeof fromArgs === "string" && !isUnknown(fromArgs)) return fromArgs;
-    const v = vars.get(key) ?? vars.get(`cloudplatform:config:${short}`);
-    return v === undefined || isUnknown(v) ? undefined : v;
-  }, env);
-}
-
-/** Rules for the provider's own inputs, each naming the setting. */
-function configFailures(news: Props): { property: string; reason: string }[] {
-  const out: { property: string; reason: string }[] = [];
-  for (const key of Object.keys(CONFIG_KEYS)) {
-    const v = news[key];
-    if (v === undefined || v === null || isUnknown(v)) continue;
-    if (typeof v !== "string") out.push({ property: key, reason: `${key}: must be a string` });
-  }
-  const url = news.baseUrl;
-  if (typeof url === "string" && url !== "" && !isUnknown(url) && !/^https?:\/\/[^\s]+$/.test(url)) {
-    out.push({ property: "baseUrl", reason: `baseUrl: '${url}' is not an http(s) URL` });
-  }
-  return out;
 }
 
 let schema: string | undefined;
