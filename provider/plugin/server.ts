@@ -21,7 +21,6 @@ import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
 import { fromStruct, type Props, toStruct } from "./values";
 
-
 interface Served {
   kind: string;
   def: ResourceDefinition;
