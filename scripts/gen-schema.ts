@@ -144,7 +144,11 @@ export function buildSchema(): Json {
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources: resourceSpecs,
     functions: functionSpecs,
-    language: { nodejs: { packageName: "pulumi-cloudplatform", dependencies: { "@pulumi/pulumi": "^3.100.0" } } },
+    language: {
+      nodejs: { packageName: "pulumi-cloudplatform", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
+      // The generated Python package carries the schema's version, which is package.json's.
+      python: { respectSchemaVersion: true },
+    },
   };
 }
 
