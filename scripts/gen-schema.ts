@@ -145,7 +145,8 @@ export function buildSchema(): Json {
     resources: resourceSpecs,
     functions: functionSpecs,
     language: {
-      nodejs: { packageName: "pulumi-cloudplatform", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
+      // Program code Pulumi generates (`pulumi import`) imports the native SDK from here.
+      nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
       // The generated Python package carries the schema's version, which is package.json's.
       python: { respectSchemaVersion: true },
     },

@@ -1,6 +1,10 @@
 // What dynamic resources cannot do, through the native plugin and the real CLI: two explicit
 // providers for two workspaces, the `import` option with no diff afterwards, `get`, an invoke,
-// and `pulumi import` adopting an object made through the API.
+// and `pulumi import` adopting an object made through the API, with program code that compiles.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -9,6 +13,7 @@ jest.setTimeout(300_000);
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await emulator({ settings: { speed: 0.05 } });
+  mkdirSync(join(ROOT, ".pulumi-state"), { recursive: true });
 });
 afterAll(async () => emu?.close());
 
@@ -49,14 +54,24 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
     const vars = await api.list<any>(`/v1/services/${svc.id}/env-vars`);
     expect(vars.find((v) => v.key === "MODE")?.value).toBe("staging");
 
-    // `pulumi import` adopts a project made through the API. The stand-in language host does not
-    // implement GenerateProgram, so the CLI is asked for no program code.
+    // `pulumi import` adopts a project made through the API and prints the program code for it,
+    // which compiles against the native SDK
     const run = (args: string[]) =>
       (s.stack.workspace as unknown as { runPulumiCmd(a: string[]): Promise<{ stdout: string; stderr: string }> }).runPulumiCmd(args);
-    const imported = await run([
-      "import", "cloudplatform:index:Project", "loner", loner.id, "--yes", "--stack", s.stack.name, "--protect=false", "--generate-code=false",
-    ]);
-    expect(imported.stdout).toMatch(/= 1 imported/);
+    const codeDir = mkdtempSync(join(ROOT, ".pulumi-state", "import-code-"));
+    try {
+      const code = join(codeDir, "index.ts");
+      const imported = await run(["import", "cloudplatform:index:Project", "loner", loner.id, "--yes", "--stack", s.stack.name, "--protect=false", "--out", code]);
+      expect(imported.stdout).toMatch(/= 1 imported/);
+      const text = readFileSync(code, "utf8");
+      expect(text).toContain('from "pulumi-cloudplatform/native"');
+      expect(text).toMatch(/new cloudplatform\.Project\("loner", \{[^}]*description: "made by hand"/s);
+      execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), [
+        "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", code,
+      ], { cwd: ROOT, stdio: "pipe" });
+    } finally {
+      rmSync(codeDir, { recursive: true, force: true });
+    }
     const state = (await s.stack.exportStack()).deployment as { resources: { urn: string; id?: string; inputs?: Record<string, unknown> }[] };
     const adoptedLoner = state.resources.find((r) => r.urn.endsWith("cloudplatform:index:Project::loner"));
     // the inputs read back are those a program would declare: no diff once it declares them
