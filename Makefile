@@ -3,13 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps build tools schema test test-unit test-e2e demo bench emulator pack mutation clean
+.PHONY: help deps build tools sdkgen schema plugin test test-unit test-e2e demo bench emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
-	@echo "make schema  regenerate schema.json"
+	@echo "make schema  regenerate schema.json, sdk/types.ts and the native SDK (sdk/native)"
+	@echo "make plugin  build the plugin tarball for \`pulumi plugin install --file\` into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
@@ -28,13 +29,21 @@ build: deps
 
 tools: deps
 	./scripts/build-pulumi.sh
+	./scripts/build-sdkgen.sh
 
-schema: build
+sdkgen:
+	./scripts/build-sdkgen.sh
+
+schema: build sdkgen
 	node dist/scripts/gen-schema.js > schema.json
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
+	.tools/bin/sdkgen nodejs schema.json sdk/native
 	node dist/scripts/gen-docs.js
 	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json
+
+plugin: build
+	./scripts/make-plugin.sh
 
 test: build tools
 	npx jest --ci $(JEST_FLAGS)
@@ -58,4 +67,4 @@ emulator: build
 	node dist/emulator/cli.js --port 4510
 
 clean:
-	rm -rf dist .tools node_modules
+	rm -rf dist dist-plugin .tools node_modules

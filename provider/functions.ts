@@ -1,17 +1,21 @@
-// Functions (data sources) the package offers, described once for schema.json. The SDK's
-// implementations live in sdk/*Functions.ts and call the same client.
+// Functions (data sources) the package offers: described once for schema.json, and implemented
+// here for both the native plugin's Invoke and the dynamic SDK's in-process calls.
 import type { z } from "zod";
+import type { Context } from "./resources/framework";
 
-export interface FunctionDefinition {
+export interface FunctionDefinition<A = any, R = any> {
   token: string;
   description: string;
   inputs: z.ZodObject<any>;
   outputs: z.ZodObject<any>;
+  /** Output properties that are always secret. */
+  secretOutputs?: string[];
+  invoke(ctx: Context, args: A): Promise<R>;
 }
 
 export const functions: Record<string, FunctionDefinition> = {};
 
-export function defineFunction(name: string, def: FunctionDefinition): FunctionDefinition {
+export function defineFunction<A = any, R = any>(name: string, def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {
   functions[name] = def;
   return def;
 }

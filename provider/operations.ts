@@ -5,6 +5,7 @@ import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
 import { type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
 import { resources } from "./resources";
+import type { FunctionDefinition } from "./functions";
 
 /** What an adapter knows about one operation, beyond its inputs. */
 export interface OperationOptions {
@@ -95,6 +96,10 @@ export class Operations {
       if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
       return inOperation({ identity: op?.identity }, () => def.update!(this.context(op), id, olds, news));
     });
+  }
+
+  invoke(fn: FunctionDefinition, args: Record<string, unknown>, op?: OperationOptions): Promise<Record<string, unknown>> {
+    return redacted(() => fn.invoke(this.context(op), args));
   }
 
   delete(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions): Promise<void> {

@@ -8,7 +8,7 @@ VERSION="${PULUMI_VERSION:-v3.248.0}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BIN="$ROOT/.tools/bin"
 # The cache key covers the language host's sources, so a change to them rebuilds it.
-HOST_SUM="$(cat "$ROOT"/tools/language-host/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)"
+HOST_SUM="$(cat "$ROOT"/tools/language-host/*.go "$ROOT"/tools/language-host/go.{mod,sum} | sha256sum | cut -c1-12)"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/pulumi-$VERSION-$HOST_SUM"
 mkdir -p "$BIN"
 

@@ -5,6 +5,7 @@ import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
 import type { ResourceDefinition } from "../provider/resources/framework";
 import { resources } from "../provider/resources";
+import { packageVersion } from "../provider/version";
 
 type TypeSpec = Json;
 
@@ -78,14 +79,21 @@ function resourceSpec(kind: string, def: ResourceDefinition): Json {
   const inputs = jsonOf(def.inputs, "input");
   const outputs = jsonOf(def.outputs, "output");
   const props = properties(outputs, kind);
-  for (const key of def.secretOutputs ?? []) if (props[key]) props[key].secret = true;
+  const inputProps = properties(inputs, kind);
+  // Secret as inputs too, so a generated SDK wraps them and state never holds them in plain text.
+  for (const key of def.secretOutputs ?? []) for (const p of [props, inputProps]) if (p[key]) p[key].secret = true;
   return {
     description: def.description,
     properties: props,
     required: [...(outputs.required ?? [])].sort(),
-    inputProperties: properties(inputs, kind),
+    inputProperties: inputProps,
     requiredInputs: [...(inputs.required ?? [])].sort(),
   };
+}
+
+function withoutDefault(spec: Json): Json {
+  const { defaultInfo: _d, ...rest } = spec;
+  return rest;
 }
 
 export function buildSchema(): Json {
@@ -124,17 +132,24 @@ export function buildSchema(): Json {
   return {
     name: PKG,
     displayName: "Cloud Platform",
-    version: "0.1.0",
+    version: packageVersion(),
     description: "Manage projects, environments, services, DNS, mail sending domains, buckets and custom domains on the cloud platform.",
     keywords: ["pulumi", "cloudplatform", "category/cloud"],
     license: "Apache-2.0",
     publisher: "pulumi-cloudplatform",
     config: { variables: configVars },
-    provider: { description: "The cloudplatform provider.", inputProperties: configVars },
+    // The plugin itself falls back to CLOUDPLATFORM_API_KEY: a generated SDK that read it would
+    // store the key among the provider's inputs in state.
+    provider: { description: "The cloudplatform provider.", inputProperties: { ...configVars, apiKey: withoutDefault(configVars.apiKey) } },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources: resourceSpecs,
     functions: functionSpecs,
-    language: { nodejs: { packageName: "pulumi-cloudplatform", dependencies: { "@pulumi/pulumi": "^3.100.0" } } },
+    language: {
+      // Program code Pulumi generates (`pulumi import`) imports the native SDK from here.
+      nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
+      // The generated Python package carries the schema's version, which is package.json's.
+      python: { respectSchemaVersion: true },
+    },
   };
 }
 

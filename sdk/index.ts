@@ -24,3 +24,4 @@ export { CustomDomain } from "./customDomain";
 export { CustomDomainVerification } from "./customDomainVerification";
 export { VerifiedCustomDomain, type VerifiedCustomDomainArgs } from "./verifiedCustomDomain";
 export { getCustomDomains, getCustomDomainsOutput, getPreviews, getPreviewsOutput } from "./domainFunctions";
+export { getProject, getProjectOutput, getEnvironment, getEnvironmentOutput } from "./projectFunctions";

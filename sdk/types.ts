@@ -1779,6 +1779,58 @@ export interface GetDnsZoneResult {
 }
 
 /**
+ * The arguments of getEnvironment.
+ */
+export interface GetEnvironmentArgs {
+  /**
+   * The environment's id.
+   */
+  readonly environmentId: string;
+}
+
+/**
+ * The result of getEnvironment.
+ */
+export interface GetEnvironmentResult {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * The environment's id.
+   */
+  readonly id: string;
+  /**
+   * True for a pull-request preview environment.
+   */
+  readonly isPreview: boolean;
+  /**
+   * Tier: DEV, UAT or PROD when the name is one of them, else null.
+   */
+  readonly kind: string | null;
+  /**
+   * Environment name.
+   */
+  readonly name: string;
+  /**
+   * True while paused on its own.
+   */
+  readonly paused: boolean;
+  /**
+   * When it was paused.
+   */
+  readonly pausedAt: string | null;
+  /**
+   * Project the environment belongs to.
+   */
+  readonly projectId: string;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+}
+
+/**
  * The arguments of getMailDomain.
  */
 export interface GetMailDomainArgs {
@@ -2059,6 +2111,62 @@ export interface GetPricingResultServiceTier {
    * FREE, PRO, STANDARD or STARTER (the set is open).
    */
   readonly tier: string;
+}
+
+/**
+ * The arguments of getProject.
+ */
+export interface GetProjectArgs {
+  /**
+   * The project's id.
+   */
+  readonly projectId: string;
+}
+
+/**
+ * The result of getProject.
+ */
+export interface GetProjectResult {
+  /**
+   * Creation time (ISO 8601).
+   */
+  readonly createdAt: string | null;
+  /**
+   * Free text.
+   */
+  readonly description: string | null;
+  /**
+   * Name shown in the dashboard.
+   */
+  readonly displayName: string | null;
+  /**
+   * The project's id.
+   */
+  readonly id: string;
+  /**
+   * Project name.
+   */
+  readonly name: string;
+  /**
+   * True while the project is paused.
+   */
+  readonly paused: boolean;
+  /**
+   * When the project was paused.
+   */
+  readonly pausedAt: string | null;
+  /**
+   * Region key new services default to (the API's defaultRegion).
+   */
+  readonly region: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
+  readonly updatedAt: string | null;
+  /**
+   * Workspace that owns the project.
+   */
+  readonly workspaceId: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 // schema.json is generated from the provider's zod definitions; a stale copy fails here.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSchema } from "../scripts/gen-schema";
 import { renderSdkTypes } from "../scripts/gen-sdk-types";
@@ -19,6 +20,21 @@ test("sdk/types.ts matches the definitions (run `make schema` after changing a r
   expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
 });
 
+test("sdk/native is what Pulumi's codegen makes of schema.json (run `make schema` after changing a resource)", () => {
+  const out = mkdtempSync(join(tmpdir(), "native-sdk-"));
+  try {
+    execFileSync(join(TOOLS_BIN, "sdkgen"), ["nodejs", join(ROOT, "schema.json"), out], { stdio: "pipe" });
+    const files = (dir: string) => (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+      .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+    const committedDir = join(ROOT, "sdk", "native");
+    expect(files(committedDir)).toEqual(files(out));
+    const stale = files(out).filter((f) => readFileSync(join(out, f), "utf8") !== readFileSync(join(committedDir, f), "utf8"));
+    expect(stale).toEqual([]);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 test("docs/reference matches schema.json: one page per resource and function (run `make schema`)", () => {
   const dir = join(ROOT, "docs", "reference");
   const pages = renderDocs(ROOT);
@@ -26,6 +42,10 @@ test("docs/reference matches schema.json: one page per resource and function (ru
   for (const page of pages) expect(`${page.file}: ${readFileSync(join(dir, page.file), "utf8") === page.text ? "current" : "stale"}`).toBe(`${page.file}: current`);
   const schema = JSON.parse(committed());
   expect(pages.length).toBe(Object.keys(schema.resources).length + Object.keys(schema.functions).length + 2);
+});
+
+test("schema.json carries the package's version, which the plugin reports", () => {
+  expect(JSON.parse(committed()).version).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
 });
 
 test("schema.json passes the Pulumi CLI's schema check", () => {

@@ -3,7 +3,6 @@
 // logical name plus a random suffix, once, and kept. No route renames a bucket, moves it or changes
 // its visibility, so those replace it; CORS rules and the policy have their own PUT/DELETE routes.
 import { z } from "zod";
-import { defineFunction } from "../functions";
 import { CorsResponse, PolicyResponse, type V1CorsRule, V1StorageBucket } from "../api/storage";
 import {
   checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
@@ -215,32 +214,3 @@ function policyRule(value: string | Record<string, unknown>, ctx: z.RefinementCt
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) ctx.addIssue({ code: "custom", message: "must be a JSON object (an access-policy document)" });
 }
-
-// ---- functions (described for schema.json; implemented in sdk/storageFunctions.ts) ----
-defineFunction("getBucket", {
-  token: "cloudplatform:index:getBucket",
-  description: "Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.",
-  inputs: z.object({
-    name: z.string().describe("The bucket's name."),
-    region: z.string().describe("The bucket's region. Defaults to the workspace's.").optional(),
-    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
-  }),
-  outputs: bucketOutputs.omit({ forceDestroy: true }).extend({ id: z.string().describe("The bucket's name.") }),
-});
-
-defineFunction("getStorageAccessKeys", {
-  token: "cloudplatform:index:getStorageAccessKeys",
-  description: "Lists the workspace's storage access keys: ids only, never secrets.",
-  inputs: z.object({
-    workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
-  }),
-  outputs: z.object({
-    keys: z.array(z.object({
-      id: z.string().describe("The key's id."),
-      name: z.string().nullable().describe("What the key is for."),
-      accessKeyId: z.string().describe("The access key id (safe to show; the secret is never returned)."),
-      createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
-      updatedAt: z.string().nullable().describe("Last change (ISO 8601)."),
-    }).meta({ typeName: "StorageAccessKey" })).describe("The keys, as the API lists them."),
-  }),
-});

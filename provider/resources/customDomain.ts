@@ -153,8 +153,8 @@ export function toOutputs(d: V1CustomDomain, serviceId: string): CustomDomainOut
 export const describeRecord = (r: TargetRecordOutput) => `${r.type} ${r.fqdn} -> ${r.content}`;
 const describeRecords = (rs: TargetRecordOutput[]) => rs.map(describeRecord).join(", ") || "nothing";
 
-// ---- functions (described for schema.json; implemented in sdk/domainFunctions.ts) ----
-defineFunction("getCustomDomains", {
+// ---- functions ----
+export const getCustomDomains = defineFunction<{ serviceId: string }>("getCustomDomains", {
   token: "cloudplatform:index:getCustomDomains",
   description: "The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.",
   inputs: z.object({ serviceId: id("The service's id.") }),
@@ -162,4 +162,8 @@ defineFunction("getCustomDomains", {
     domains: z.array(customDomainOutputs.extend({ id: z.string().describe("The custom domain's id.") }).meta({ typeName: "CustomDomainInfo" }))
       .describe("The service's custom domains, oldest first."),
   }),
+  async invoke(ctx, args) {
+    const all = await listCustomDomains(ctx, args.serviceId);
+    return { domains: all.map((d) => ({ id: d.id, ...toOutputs(d, args.serviceId) })) };
+  },
 });

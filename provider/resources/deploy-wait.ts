@@ -3,7 +3,7 @@
 import { V1Deploy, V1DeployLogLine } from "../api/services";
 import { NotFoundError, PermissionDeniedError } from "../client";
 import type { Context } from "./framework";
-import { formatDuration, pollUntil } from "./waiter";
+import { formatDuration, pollUntil, type WaitBudget } from "./waiter";
 
 const ENDED = ["RUNNING", "FAILED", "CANCELLED", "SUPERSEDED", "REPLACED"];
 const POLL = { initialMs: 250, maxMs: 5_000, factor: 1.6 };
@@ -45,7 +45,7 @@ export async function waitForDeploy(
   ctx: Context,
   serviceName: string,
   deployId: string,
-  opts: { timeoutMs: number; secrets?: string[] },
+  opts: { timeoutMs: number; limit?: WaitBudget["limit"]; secrets?: string[] },
 ): Promise<V1Deploy> {
   const started = Date.now();
   let current = deployId;
@@ -65,7 +65,7 @@ export async function waitForDeploy(
     );
     if (timedOut) {
       throw new DeployFailedError(
-        `${serviceName}: deploy ${d.id} was still ${d.status} after ${formatDuration(opts.timeoutMs)}; raise \`timeout\`, or set waitForDeploy: false to not wait`,
+        `${serviceName}: deploy ${d.id} was still ${d.status} after ${formatDuration(opts.timeoutMs)}${opts.limit === "customTimeouts" ? " (customTimeouts)" : ""}; raise ${opts.limit ?? "`timeout`"}, or set waitForDeploy: false to not wait`,
         d.id, null,
       );
     }

@@ -124,8 +124,8 @@ export function toOutputs(z: V1DnsZone, workspaceId?: string): DnsZoneOutputs {
   };
 }
 
-// ---- functions (described for schema.json; implemented in sdk/mailFunctions.ts) ----
-defineFunction("getDnsZone", {
+// ---- functions ----
+export const getDnsZone = defineFunction<{ name: string; workspaceId?: string }>("getDnsZone", {
   token: "cloudplatform:index:getDnsZone",
   description: "Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.",
   inputs: z.object({
@@ -133,4 +133,10 @@ defineFunction("getDnsZone", {
     workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
   }),
   outputs: dnsZoneOutputs.extend({ id: z.string().describe("The zone's id.") }),
+  async invoke(ctx, args) {
+    const ws = args.workspaceId ?? (await ctx.workspaceId());
+    const zone = await findZoneByName(ctx, args.name, ws);
+    if (!zone) throw new Error(`getDnsZone: no DNS zone named ${args.name} in workspace ${ws}`);
+    return { id: zone.id, ...toOutputs(zone, ws) };
+  },
 });

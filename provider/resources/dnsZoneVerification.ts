@@ -5,7 +5,7 @@ import { V1DnsZone } from "../api/dns";
 import { findZone, PLATFORM_HINT } from "./dnsZone";
 import { checkWith, type Context, defineResource, isUnknown, ResourceInitError } from "./framework";
 import { duration, id } from "./rules";
-import { formatDuration, parseDuration, pollUntil } from "./waiter";
+import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
 
 // ---- schemas ----
 export const dnsZoneVerificationInputs = z.object({
@@ -64,7 +64,8 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
 
 // ---- waiting ----
 async function waitPublished(ctx: Context, inputs: DnsZoneVerificationInputs): Promise<DnsZoneVerificationOutputs> {
-  const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
+  const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
+  const timeoutMs = budget.ms;
   const path = `/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/verify`;
   const { value: zone, timedOut } = await pollUntil(
     async () => {
@@ -84,7 +85,7 @@ async function waitPublished(ctx: Context, inputs: DnsZoneVerificationInputs): P
   const how = v
     ? `Publish the TXT record ${v.name} with the value "${v.value}" at the domain's current DNS host, or point the domain's nameservers at the platform (${PLATFORM_HINT}).`
     : `Point the domain's nameservers at the platform (${PLATFORM_HINT}).`;
-  const message = `zone ${zone.name} is not verified after ${formatDuration(timeoutMs)}: ${zone.lastError ?? "ownership is not proven yet"}. ${how}`;
+  const message = `zone ${zone.name} is not verified after ${formatDuration(timeoutMs)}${limitNote(budget)}: ${zone.lastError ?? "ownership is not proven yet"}. ${how}`;
   throw new ResourceInitError(message, inputs.zoneId, outs);
 }
 

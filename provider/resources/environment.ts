@@ -4,6 +4,7 @@ import { z } from "zod";
 import { V1Environment } from "../api/projects";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id, name } from "./rules";
+import { defineFunction } from "../functions";
 
 // ---- schemas ----
 export const environmentInputs = z.object({
@@ -80,3 +81,16 @@ function toOutputs(e: V1Environment): EnvironmentOutputs {
     updatedAt: e.updatedAt ?? null,
   };
 }
+
+// ---- functions ----
+export const getEnvironment = defineFunction<{ environmentId: string }>("getEnvironment", {
+  token: "cloudplatform:index:getEnvironment",
+  description: "Looks up an environment by id.",
+  inputs: z.object({ environmentId: id("The environment's id.") }),
+  outputs: environmentOutputs.extend({ id: z.string().describe("The environment's id.") }),
+  async invoke(ctx, args) {
+    const e = await findEnvironment(ctx, args.environmentId);
+    if (!e) throw new Error(`getEnvironment: no environment ${args.environmentId}`);
+    return { id: e.id, ...toOutputs(e) };
+  },
+});

@@ -31,6 +31,14 @@ export interface DiffResult {
   replaces?: string[];
   stables?: string[];
   deleteBeforeReplace?: boolean;
+  /** What changed, by property path (`envVars[2].value`); the native plugin shows it, the dynamic adapter ignores it. */
+  detailedDiff?: Record<string, PropertyChange>;
+}
+export type PropertyChangeKind = "add" | "delete" | "update";
+export interface PropertyChange {
+  kind: PropertyChangeKind;
+  /** The change replaces the object. */
+  replace: boolean;
 }
 export interface CreateResult<O> {
   id: string;
@@ -178,12 +186,39 @@ export function diffWith(olds: Record<string, unknown>, news: Record<string, unk
   };
   const replaces = (spec.replace ?? []).filter(changed);
   const updates = (spec.update ?? []).filter(changed);
+  const detailedDiff: Record<string, PropertyChange> = {};
+  for (const key of updates) detailPaths(key, olds[key], news[key], false, detailedDiff);
+  for (const key of replaces) detailPaths(key, olds[key], news[key], true, detailedDiff);
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
     deleteBeforeReplace: spec.deleteBeforeReplace,
+    detailedDiff,
   };
 }
+
+/** The changed leaves under one property: list items by index, object fields by name. */
+export function detailPaths(path: string, a: unknown, b: unknown, replace: boolean, out: Record<string, PropertyChange>): void {
+  const absent = (v: unknown) => v === undefined || v === null;
+  if (same(a, b)) return;
+  if (absent(a)) {
+    out[path] = { kind: "add", replace };
+  } else if (absent(b)) {
+    out[path] = { kind: "delete", replace };
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) detailPaths(`${path}[${i}]`, a[i], b[i], replace, out);
+  } else if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) {
+      const sub = /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`;
+      detailPaths(sub, a[k], b[k], replace, out);
+    }
+  } else {
+    out[path] = { kind: "update", replace };
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** Deep equality where null, undefined and a missing key are the same. */
 export function same(a: unknown, b: unknown): boolean {
@@ -199,6 +234,14 @@ export function same(a: unknown, b: unknown): boolean {
     return true;
   }
   return a === b;
+}
+
+/**
+ * A read with no previous state: an import. Nothing then says what the program declares, so a
+ * handler whose read reports only declared parts reports all it finds instead.
+ */
+export function isImport(olds: object | undefined): boolean {
+  return !olds || Object.keys(olds).every((k) => k === "__provider");
 }
 
 /** A finder: the object, or undefined when the API answers 404. */

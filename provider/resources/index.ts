@@ -17,6 +17,9 @@ import { StaticSite } from "./staticSite";
 import { CustomDomain } from "./customDomain";
 import { CustomDomainVerification } from "./customDomainVerification";
 import "./previews";
+// Functions not defined beside a resource register themselves on import.
+import "./serviceFunctions";
+import "./storageFunctions";
 
 export const resources: Record<string, ResourceDefinition> = {
   Project,

@@ -3,7 +3,7 @@
 // region, and names are unique, so either change replaces it with the old one deleted first.
 import { z } from "zod";
 import { defineFunction } from "../functions";
-import { MailDomainResponse, type V1MailDnsRecord, type V1MailDomainDetail } from "../api/mail";
+import { MailDomainResponse, type V1MailDnsRecord, V1MailDomain, type V1MailDomainDetail, V1MailLimits } from "../api/mail";
 import { domainInput, normaliseDomain } from "./dnsZone";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id, regionKey } from "./rules";
@@ -151,8 +151,8 @@ export function toOutputs(d: V1MailDomainDetail, workspaceId: string): MailDomai
   };
 }
 
-// ---- functions (described for schema.json; implemented in sdk/mailFunctions.ts) ----
-defineFunction("getMailDomain", {
+// ---- functions ----
+export const getMailDomain = defineFunction<{ domainId?: string; name?: string; workspaceId?: string }>("getMailDomain", {
   token: "cloudplatform:index:getMailDomain",
   description: "Looks up a sending domain by id or name: its status, records to publish, zone and quota.",
   inputs: z.object({
@@ -161,10 +161,24 @@ defineFunction("getMailDomain", {
     workspaceId: z.string().describe("Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.").optional(),
   }),
   outputs: mailDomainOutputs.extend({ id: z.string().describe("The domain's id.") }),
+  async invoke(ctx, args) {
+    const ws = args.workspaceId ?? (await ctx.workspaceId());
+    let id: string | undefined = args.domainId;
+    if (!id) {
+      if (!args.name) throw new Error("getMailDomain: give domainId or name");
+      const wanted = normaliseDomain(args.name);
+      const all = await ctx.client.list(domainsPath(ws), { item: V1MailDomain });
+      id = all.find((d) => normaliseDomain(d.name) === wanted)?.id;
+      if (!id) throw new Error(`getMailDomain: no sending domain named ${wanted} in workspace ${ws}`);
+    }
+    const detail = await findMailDomain(ctx, ws, id);
+    if (!detail) throw new Error(`getMailDomain: no sending domain ${id} in workspace ${ws}`);
+    return { id: detail.domain.id, ...toOutputs(detail, ws) };
+  },
 });
 
 const limitsNumbers = (keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().nullable()])));
-defineFunction("getMailLimits", {
+export const getMailLimits = defineFunction("getMailLimits", {
   token: "cloudplatform:index:getMailLimits",
   description: "The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.",
   inputs: z.object({
@@ -187,4 +201,38 @@ defineFunction("getMailLimits", {
       quotaResetsAt: z.string().nullable(),
     })).describe("Each sending domain's daily quota."),
   }),
+  async invoke(ctx, args: { workspaceId?: string }) {
+    const ws = args.workspaceId ?? (await ctx.workspaceId());
+    const l = await ctx.client.get("/v1/limits", { query: { workspaceId: ws }, schema: V1MailLimits });
+    const num = (o: Record<string, unknown> | null | undefined, ...keys: string[]) => {
+      const v = keys.map((k) => o?.[k]).find((x) => typeof x === "number");
+      return typeof v === "number" ? v : null;
+    };
+    const lim = l.limits;
+    const rate = l.rate_limit ?? l.rateLimit;
+    return {
+      sandbox: l.sandbox ?? false,
+      limits: {
+        recipientsPerMessage: num(lim, "recipients_per_message", "recipientsPerMessage"),
+        messageSizeBytes: num(lim, "message_size_bytes", "messageSizeBytes"),
+        headersPerMessage: num(lim, "headers_per_message", "headersPerMessage"),
+        tagsPerMessage: num(lim, "tags_per_message", "tagsPerMessage"),
+        tagKeyMaxLength: num(lim, "tag_key_max_length", "tagKeyMaxLength"),
+        tagValueMaxLength: num(lim, "tag_value_max_length", "tagValueMaxLength"),
+        messagesPerBatch: num(lim, "messages_per_batch", "messagesPerBatch"),
+        pageSizeMax: num(lim, "page_size_max", "pageSizeMax"),
+      },
+      rateLimit: { requestsPerMinute: num(rate, "requests_per_minute", "requestsPerMinute"), remaining: num(rate, "remaining") },
+      domains: l.domains.map((d) => ({
+        id: d.id ?? null,
+        name: d.name,
+        status: d.status ?? null,
+        dailyQuota: d.daily_quota ?? d.dailyQuota ?? null,
+        sentToday: d.sent_today ?? d.sentToday ?? null,
+        remainingToday: d.remaining_today ?? d.remainingToday ?? null,
+        maxDailyQuota: d.max_daily_quota ?? d.maxDailyQuota ?? null,
+        quotaResetsAt: d.quota_resets_at ?? d.quotaResetsAt ?? null,
+      })),
+    };
+  },
 });

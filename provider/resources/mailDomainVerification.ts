@@ -8,7 +8,7 @@ import { MailDomainResponse, type V1MailDomainDetail } from "../api/mail";
 import { checkWith, type Context, defineResource, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
 import { domainsPath, findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
 import { duration, id } from "./rules";
-import { formatDuration, parseDuration, pollUntil } from "./waiter";
+import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
 
 // ---- schemas ----
 export const mailDomainVerificationInputs = z.object({
@@ -90,7 +90,8 @@ async function recheck(ctx: Context, workspaceId: string, domainId: string): Pro
 
 async function waitVerified(ctx: Context, inputs: MailDomainVerificationInputs): Promise<MailDomainVerificationOutputs> {
   const ws = inputs.workspaceId ?? (await ctx.workspaceId());
-  const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
+  const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
+  const timeoutMs = budget.ms;
   const path = `${domainsPath(ws)}/${encodeURIComponent(inputs.domainId)}/verify`;
   const { value: d, timedOut } = await pollUntil(
     async () => {
@@ -113,7 +114,7 @@ async function waitVerified(ctx: Context, inputs: MailDomainVerificationInputs):
     if (d.alignmentWarning) ctx.log(`mail domain ${d.domain.name}: ${d.alignmentWarning}`);
     return outs;
   }
-  const message = failureMessage(outs, timedOut ? timeoutMs : undefined, d.domain.suspendedReason ?? undefined);
+  const message = failureMessage(outs, timedOut ? timeoutMs : undefined, d.domain.suspendedReason ?? undefined, limitNote(budget));
   throw new ResourceInitError(message, inputs.domainId, outs);
 }
 
@@ -126,9 +127,9 @@ function failing(records: MailRecordOutput[], names: string[] | null | undefined
 }
 
 /** Names every failing record: type, full name, expected value and what was found. */
-export function failureMessage(o: MailDomainVerificationOutputs, timedOutAfterMs?: number, suspendedReason?: string): string {
+export function failureMessage(o: MailDomainVerificationOutputs, timedOutAfterMs?: number, suspendedReason?: string, limit = ""): string {
   const head = timedOutAfterMs !== undefined
-    ? `mail domain ${o.name} is not verified after ${formatDuration(timedOutAfterMs)} (status ${o.status}${o.propagating ? ", records still propagating" : ""})`
+    ? `mail domain ${o.name} is not verified after ${formatDuration(timedOutAfterMs)}${limit} (status ${o.status}${o.propagating ? ", records still propagating" : ""})`
     : `mail domain ${o.name} is ${o.status}${suspendedReason ? `: ${suspendedReason}` : ""}`;
   const bad = failing(o.records, o.failingRecords);
   if (!bad.length) return `${head}.`;

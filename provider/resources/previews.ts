@@ -2,7 +2,7 @@
 // request, so they are not a resource: Service.previewsEnabled turns them on, and getPreviews lists
 // them. This file holds the function's description and its mapper.
 import { z } from "zod";
-import type { V1PrPreview } from "../api/domains";
+import { V1PrPreview } from "../api/domains";
 import { defineFunction } from "../functions";
 import { id } from "./rules";
 
@@ -42,10 +42,14 @@ export function toPreviewOutput(p: V1PrPreview): PreviewOutput {
   };
 }
 
-// ---- functions (described for schema.json; implemented in sdk/domainFunctions.ts) ----
-defineFunction("getPreviews", {
+// ---- functions ----
+export const getPreviews = defineFunction<{ serviceId: string }>("getPreviews", {
   token: "cloudplatform:index:getPreviews",
   description: "The pull-request previews of a service (open and closed), with their status, URL and environment.",
   inputs: z.object({ serviceId: id("The service's id.") }),
   outputs: z.object({ previews: z.array(previewOutput).describe("The service's previews.") }),
+  async invoke(ctx, args) {
+    const all = await ctx.client.list(`/v1/services/${encodeURIComponent(args.serviceId)}/previews`, { item: V1PrPreview });
+    return { previews: all.map(toPreviewOutput) };
+  },
 });

@@ -5,6 +5,7 @@ import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
 } from "./framework";
 import { id, name, regionKey, text } from "./rules";
+import { defineFunction } from "../functions";
 
 // ---- schemas ----
 export const projectInputs = z.object({
@@ -106,3 +107,16 @@ function toOutputs(p: V1Project): ProjectOutputs {
 function toInputs(o: ProjectOutputs): ProjectInputs {
   return compact({ name: o.name, displayName: o.displayName ?? undefined, description: o.description ?? undefined });
 }
+
+// ---- functions ----
+export const getProject = defineFunction<{ projectId: string }>("getProject", {
+  token: "cloudplatform:index:getProject",
+  description: "Looks up a project by id.",
+  inputs: z.object({ projectId: id("The project's id.") }),
+  outputs: projectOutputs.extend({ id: z.string().describe("The project's id.") }),
+  async invoke(ctx, args) {
+    const p = await findProject(ctx, args.projectId);
+    if (!p) throw new Error(`getProject: no project ${args.projectId}`);
+    return { id: p.id, ...toOutputs(p) };
+  },
+});

@@ -8,12 +8,11 @@ import {
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  ResourceInitError, type Rule, same,
+  isImport, ResourceInitError, type Rule, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { cronProblem, duration, id, name, regionKey } from "./rules";
-import { parseDuration } from "./waiter";
-import { defineFunction } from "../functions";
+import { parseDuration, waitBudgetMs } from "./waiter";
 
 // ---- schemas ----
 export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MARIADB", "MONGODB", "REDIS", "VALKEY"] as const;
@@ -149,7 +148,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- create ----
   async create(ctx, inputs) {
-    const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
+    const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
     const body = compact({
       name: inputs.name, type: inputs.type, region: inputs.region, tier: inputs.tier, sourceType: inputs.sourceType,
       repoFullName: inputs.repoFullName, gitUrl: inputs.gitUrl, image: inputs.image, imageCommand: inputs.imageCommand,
@@ -167,7 +166,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     try {
       if (inputs.waitForDeploy !== false) {
         const first = await latestDeploy(ctx, svc.id);
-        if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs, secrets: secretsOf(inputs) });
+        if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(inputs) });
       }
       if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);
       if (inputs.suspended) await ctx.client.post(`${path(svc.id)}/suspend`);
@@ -186,7 +185,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const outs = await readOutputs(ctx, id, olds, olds.pendingRedeploy ?? false, olds.latestDeployId ?? null);
+    const outs = await readOutputs(ctx, id, olds, olds.pendingRedeploy ?? false, olds.latestDeployId ?? null, isImport(olds));
     if (!outs) return {};
     return { id, props: outs, inputs: toInputs(outs) };
   },
@@ -194,7 +193,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
   // ---- update ----
   async update(ctx, id, olds, news) {
     const p = path(id);
-    const timeoutMs = parseDuration(news.timeout ?? DEFAULT_TIMEOUT);
+    const budget = waitBudgetMs(ctx, news.timeout, parseDuration(DEFAULT_TIMEOUT));
     const suspendedAfter = news.suspended ?? olds.suspended ?? false;
     let needsRedeploy = false;
     if (olds.suspended && news.suspended === false) await ctx.client.post(`${p}/resume`);
@@ -265,7 +264,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       const d = await latestDeploy(ctx, id);
       if (d && d.id !== before?.id) {
         try {
-          await waitForDeploy(ctx, news.name, d.id, { timeoutMs, secrets: secretsOf(news) });
+          await waitForDeploy(ctx, news.name, d.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(news) });
         } catch (err) {
           // Update errors keep the previous state; the next `up` applies the change again.
           if (err instanceof DeployFailedError) throw new Error(err.message);
@@ -347,10 +346,17 @@ async function readOutputs(
   declared: Declared,
   pendingRedeploy: boolean,
   pendingSinceDeployId: string | null = null,
+  importing = false,
 ): Promise<ServiceOutputs | undefined> {
   const svc = await findService(ctx, id);
   if (!svc) return undefined;
   let envVars: EnvVarItem[] | undefined;
+  if (importing) {
+    // An import adopts every variable the service holds, except those linked in from elsewhere.
+    const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
+    const own = live.filter((v) => !v.linked).map((v) => ({ key: v.key, value: v.value ?? "", scope: (v.scope ?? "ALL") as EnvVarItem["scope"], secret: v.secret }));
+    if (own.length) declared = { ...declared, envVars: own };
+  }
   if (declared.envVars !== undefined) {
     const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
     envVars = [];
@@ -385,7 +391,7 @@ async function readOutputs(
   const deploy = await latestDeployIfAllowed(ctx, id);
   // A pending redeploy is picked up by any newer deploy, whoever started it.
   const pending = pendingRedeploy && (!pendingSinceDeployId || !deploy || deploy.id === pendingSinceDeployId);
-  return toOutputs(svc, declared, { envVars, secretFiles, connection, deployId: deploy?.id ?? null, deployStatus: deploy?.status ?? null, pending });
+  return toOutputs(svc, declared, { envVars, secretFiles, connection, deployId: deploy?.id ?? null, deployStatus: deploy?.status ?? null, pending }, importing);
 }
 
 // ---- mappers ----
@@ -393,12 +399,14 @@ function toOutputs(
   s: V1Service,
   declared: Declared,
   live: { envVars?: EnvVarItem[]; secretFiles?: SecretFileItem[]; connection: ServiceOutputs["connection"]; deployId: string | null; deployStatus: string | null; pending: boolean },
+  importing = false,
 ): ServiceOutputs {
   const region = regionKeyOf(s.region);
   const label = s.region && typeof s.region === "object" ? (s.region.label ?? null) : null;
   // Optional settings the platform defaults are reported only when the program declares them, so
   // an unset one is neither drift nor noise in a refresh.
-  const d = <T>(key: keyof ServiceInputs, value: T): T | undefined => (declared[key] !== undefined ? value : undefined);
+  // An import reports them all: the program that adopts the service may declare any of them.
+  const d = <T>(key: keyof ServiceInputs, value: T): T | undefined => (importing || declared[key] !== undefined ? value : undefined);
   return compact({
     environmentId: s.environmentId,
     name: s.name,
@@ -480,56 +488,3 @@ function secretsOf(i: Partial<ServiceInputs>): string[] {
     ...(i.dbPassword ? [i.dbPassword] : []),
   ];
 }
-
-// ---- functions (described for schema.json; implemented in sdk/serviceFunctions.ts) ----
-defineFunction("getService", {
-  token: "cloudplatform:index:getService",
-  description: "Looks up a service by id: its type, status, health, URL and region.",
-  inputs: z.object({ serviceId: id("The service's id.") }),
-  outputs: z.object({
-    id: z.string(), environmentId: z.string(), name: z.string(), type: z.string(), status: z.string(), health: z.string(),
-    suspension: z.string(), url: z.string().nullable(), region: z.string().nullable(), tier: z.string().nullable(),
-  }),
-});
-defineFunction("getServiceConnection", {
-  token: "cloudplatform:index:getServiceConnection",
-  description: "How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.",
-  inputs: z.object({ serviceId: id("The database service's id.") }),
-  outputs: z.object({
-    serviceId: z.string(),
-    scheme: z.string().describe("postgresql, mysql, mariadb, mongodb or redis."),
-    host: z.string(), port: z.number(), database: z.string().nullable(), user: z.string().nullable(),
-    password: z.string().meta({ secret: true, description: "The database user's password; empty for a read-only key." }),
-    url: z.string().nullable().meta({ secret: true, description: "The connection URL, password included." }),
-    externalUrl: z.string().nullable().describe("Public URL when external access is on."),
-  }),
-});
-defineFunction("getRegions", {
-  token: "cloudplatform:index:getRegions",
-  description: "The regions services can be placed in, and whether a FREE service can run there.",
-  inputs: z.object({}),
-  outputs: z.object({
-    regions: z.array(z.object({ region: z.string(), label: z.string().nullable(), isDefault: z.boolean(), freeTier: z.boolean() })),
-  }),
-});
-defineFunction("getPricing", {
-  token: "cloudplatform:index:getPricing",
-  description: "The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.",
-  inputs: z.object({}),
-  outputs: z.object({
-    currency: z.string().describe("Currency of every amount."),
-    serviceTiers: z.array(z.object({
-      tier: z.string().describe("FREE, PRO, STANDARD or STARTER (the set is open)."),
-      label: z.string().nullable(), family: z.string().nullable(), cpuMillicores: z.number().nullable(), memoryMb: z.number().nullable(),
-      storageMb: z.number().nullable(), priceKobo: z.number().describe("Monthly price in kobo."), currency: z.string().nullable(),
-    })).describe("Instance tiers, their sizes and prices."),
-    unitRates: z.record(z.string(), z.number()).describe("Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...)."),
-    freeAllowances: z.record(z.string(), z.number()).describe("Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...)."),
-    computeGraceDays: z.number().nullable().describe("Days at an empty balance before paid apps stop."),
-    dataGraceDays: z.number().nullable().describe("The same for paid databases and caches, whose data is kept."),
-    stopsPaidServices: z.boolean().nullable().describe("Whether an empty balance stops paid services."),
-    minTopUpKobo: z.number().nullable().describe("Smallest top-up."),
-    maxTopUpKobo: z.number().nullable().describe("Largest top-up; null means no maximum."),
-    neverBilled: z.array(z.string()).describe("What is never billed."),
-  }),
-});

@@ -63,3 +63,23 @@ export async function pollUntil<T>(
     await sleep(wait);
   }
 }
+
+/** How long one wait may take, and the setting that limits it, for the error when it runs out. */
+export interface WaitBudget {
+  ms: number;
+  /** "`timeout`" (the resource's input or its default) or "customTimeouts" (the operation's limit). */
+  limit: "`timeout`" | "customTimeouts";
+}
+
+/**
+ * The wait limit of an operation: the resource's own `timeout` input (or the default), cut short
+ * by the operation's time limit (customTimeouts) when that is shorter.
+ */
+export function waitBudgetMs(ctx: { timeoutMs?: number }, inputTimeout: string | undefined, defaultMs: number): WaitBudget {
+  const own = inputTimeout === undefined ? defaultMs : parseDuration(inputTimeout);
+  if (ctx.timeoutMs !== undefined && ctx.timeoutMs > 0 && ctx.timeoutMs < own) return { ms: ctx.timeoutMs, limit: "customTimeouts" };
+  return { ms: own, limit: "`timeout`" };
+}
+
+/** " (customTimeouts)" when the operation's limit ended the wait, for messages that name the limit hit. */
+export const limitNote = (b: WaitBudget) => (b.limit === "customTimeouts" ? " (customTimeouts)" : "");

@@ -4,7 +4,7 @@ import { DnsRecord, normaliseContent, normaliseName, normaliseRecord, recordBody
 import { DnsRecordSet, matchRecords } from "../../provider/resources/dnsRecordSet";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { zoneRecords } from "../../sdk/verifiedMailDomain";
-import { backoffDelay, parseDuration, pollUntil } from "../../provider/resources/waiter";
+import { backoffDelay, parseDuration, pollUntil, waitBudgetMs } from "../../provider/resources/waiter";
 
 describe("names", () => {
   test.each([
@@ -154,6 +154,14 @@ describe("waiter", () => {
     expect(parseDuration("30")).toBe(30_000);
     expect(() => parseDuration("soon")).toThrow(/not a duration/);
     expect(() => parseDuration("0s")).toThrow(/positive/);
+  });
+
+  test("a wait lasts the shorter of its own timeout and the operation's customTimeouts, naming which", () => {
+    expect(waitBudgetMs({}, undefined, 600_000)).toEqual({ ms: 600_000, limit: "`timeout`" });
+    expect(waitBudgetMs({}, "90s", 600_000)).toEqual({ ms: 90_000, limit: "`timeout`" });
+    expect(waitBudgetMs({ timeoutMs: 5_000 }, "90s", 600_000)).toEqual({ ms: 5_000, limit: "customTimeouts" });
+    expect(waitBudgetMs({ timeoutMs: 120_000 }, "90s", 600_000)).toEqual({ ms: 90_000, limit: "`timeout`" });
+    expect(waitBudgetMs({ timeoutMs: 0 }, undefined, 600_000)).toEqual({ ms: 600_000, limit: "`timeout`" });
   });
 
   test("backoff grows, is capped, and is jittered", async () => {

@@ -131,8 +131,27 @@ describe("diffWith", () => {
   test("properties outside the spec (outputs) are ignored; deleteBeforeReplace is passed on", () => {
     expect(diffWith(olds, { name: "a", description: "d", tags: { x: "1" }, createdAt: "other" }, spec).changes).toBe(false);
     expect(diffWith(olds, { region: "us-east-1" }, { replace: ["region"], deleteBeforeReplace: true })).toEqual({
-      changes: true, replaces: ["region"], deleteBeforeReplace: true,
+      changes: true, replaces: ["region"], deleteBeforeReplace: true, detailedDiff: { region: { kind: "update", replace: true } },
     });
+  });
+
+  test("the detail names each changed leaf: list items by index, object fields by name, with add/delete and replace", () => {
+    const vars = (mode: string) => [{ key: "A", value: "1" }, { key: "MODE", value: mode }];
+    const d = diffWith(
+      { envVars: vars("prod"), tags: { x: "1", "a-b": "2" }, region: "eu", port: 80 },
+      { envVars: [...vars("dev"), { key: "NEW", value: "n" }], tags: { x: "1", "a-b": "3", y: "9" }, region: "us" },
+      { update: ["envVars", "tags", "port"], replace: ["region"] },
+    );
+    expect(d.detailedDiff).toEqual({
+      "envVars[1].value": { kind: "update", replace: false },
+      "envVars[2]": { kind: "add", replace: false },
+      'tags["a-b"]': { kind: "update", replace: false },
+      "tags.y": { kind: "add", replace: false },
+      port: { kind: "delete", replace: false },
+      region: { kind: "update", replace: true },
+    });
+    expect(diffWith({ name: "a" }, { name: UNKNOWN }, { update: ["name"] }).detailedDiff).toEqual({ name: { kind: "update", replace: false } });
+    expect(diffWith({ name: "a" }, { name: "a" }, { update: ["name"] }).detailedDiff).toEqual({});
   });
 
   test("null and undefined are the same", () => {

@@ -84,3 +84,14 @@ test("getServiceConnection returns a database's address and password; its Output
 
   await api.delete(`/v1/projects/${project.id}`);
 });
+
+test("getProject and getEnvironment read one by id, and say clearly when it is not there", async () => {
+  const api = emu.client();
+  const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "by-id", description: "d" });
+  const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "prod" });
+  expect(await sdk.getProject({ projectId: project.id })).toMatchObject({ id: project.id, name: "by-id", description: "d", workspaceId: emu.workspaceId });
+  expect(await sdk.getEnvironment({ environmentId: env.id })).toMatchObject({ id: env.id, projectId: project.id, name: "prod", kind: "PROD" });
+  const missing = "00000000-0000-4000-8000-000000000000";
+  await expect(sdk.getProject({ projectId: missing })).rejects.toThrow(`getProject: no project ${missing}`);
+  await expect(sdk.getEnvironment({ environmentId: missing })).rejects.toThrow(`getEnvironment: no environment ${missing}`);
+});

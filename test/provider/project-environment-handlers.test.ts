@@ -34,7 +34,7 @@ test("diff: renames update in place, region and workspace replace, environments 
   expect(await Project.diff!("id", olds, { name: "a", region: "eu-central-1" })).toMatchObject({ changes: true, replaces: ["region"] });
   expect(await Project.diff!("id", olds, { name: "a", description: "set by program" })).toMatchObject({ changes: true, replaces: [] });
   expect(await Environment.diff!("id", { projectId: "p", name: "x" } as any, { projectId: "p", name: "y" })).toEqual({
-    changes: true, replaces: ["name"], deleteBeforeReplace: true,
+    changes: true, replaces: ["name"], deleteBeforeReplace: true, detailedDiff: { name: { kind: "update", replace: true } },
   });
 });
 

@@ -5,6 +5,8 @@
 // runs programs through the `cmd/run` entry point that ships inside @pulumi/pulumi, exactly as
 // the official host does. Plugin discovery is left to the engine: this host reports no
 // required packages, which is right for programs whose only provider is the dynamic one.
+// GenerateProgram (generate.go) turns PCL into TypeScript with the release's code generator, for
+// `pulumi import` and `pulumi convert`.
 package main
 
 import (

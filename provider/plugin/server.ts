@@ -1,0 +1,219 @@
+// The native provider: Pulumi's ResourceProvider gRPC service over Operations, the same module the
+// dynamic adapter (host.ts) runs on. Nothing here knows a resource: tokens map to handler kinds,
+// and the schema says which properties are secret.
+import * as grpc from "@grpc/grpc-js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { resolveConfig } from "../config";
+import { functions } from "../functions";
+import { Operations, type OperationOptions } from "../operations";
+import { resources } from "../resources";
+import { UNKNOWN, type ResourceDefinition } from "../resources/framework";
+import { packageVersion } from "../version";
+import { configDiff, configFailures, configFrom } from "./config";
+import { toDiffResponse } from "./diff";
+import { grpcError } from "./errors";
+import { fromStruct, type Props, toStruct } from "./values";
+
+interface Served {
+  kind: string;
+  def: ResourceDefinition;
+}
+
+const byToken = new Map<string, Served>(Object.entries(resources).map(([kind, def]) => [def.token, { kind, def }]));
+const functionsByToken = new Map(Object.values(functions).map((f) => [f.token, f]));
+
+function served(type: string, urn: string): Served {
+  // The request's type is empty for older engines; the URN's last type segment carries it too.
+  const token = type || urn.split("::")[2]?.split("$").pop() || "";
+  const s = byToken.get(token);
+  if (!s) throw new Error(`cloudplatform: unknown resource type '${token}'`);
+  return s;
+}
+
+/** Runs a handler for a unary RPC; any error goes back as the engine expects it. */
+function unary<Req, Res>(fn: (req: Req) => Promise<Res>, errorOpts?: (req: Req) => Parameters<typeof grpcError>[1]) {
+  return (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (err) => callback(grpcError(err, errorOpts?.(call.request)) as grpc.ServerErrorResponse),
+    );
+  };
+}
+
+export class ProviderServer {
+  #ops: Operations;
+  #engine?: EngineClient;
+
+  constructor(engineAddress?: string, env: NodeJS.ProcessEnv = process.env) {
+    this.#ops = new Operations(resolveConfig(() => undefined, env));
+    if (engineAddress) this.#engine = new EngineClient(engineAddress, grpc.credentials.createInsecure());
+  }
+
+  /** A progress line shown by the engine against the resource `urn`. */
+  #log(urn: string, message: string, severity = LogSeverity.INFO): void {
+    if (!this.#engine) return;
+    const req = new LogRequest();
+    req.setSeverity(severity);
+    req.setMessage(message);
+    req.setUrn(urn);
+    this.#engine.log(req, () => {});
+  }
+
+  #op(urn: string, timeoutSeconds: number): OperationOptions {
+    return {
+      identity: urn,
+      timeoutMs: timeoutSeconds > 0 ? Math.round(timeoutSeconds * 1000) : undefined,
+      log: (m) => this.#log(urn, m),
+    };
+  }
+
+  implementation(): grpc.UntypedServiceImplementation {
+    return {
+      handshake: unary(async () => {
+        const res = new pb.ProviderHandshakeResponse();
+        res.setAcceptSecrets(false);
+        res.setAcceptResources(false);
+        res.setAcceptOutputs(false);
+        return res;
+      }),
+      getPluginInfo: unary(async () => new PluginInfo().setVersion(packageVersion())),
+      getSchema: unary(async () => new pb.GetSchemaResponse().setSchema(schemaText())),
+      cancel: unary(async () => new Empty()),
+
+      checkConfig: unary(async (req: pb.CheckRequest) => {
+        const news = fromStruct(req.getNews());
+        const failures = configFailures(news);
+        const res = new pb.CheckResponse();
+        if (failures.length) res.setFailuresList(failures.map(checkFailure));
+        else res.setInputs(toStruct(news));
+        return res;
+      }),
+      diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
+      configure: unary(async (req: pb.ConfigureRequest) => {
+        this.#ops = new Operations(configFrom(req));
+        const res = new pb.ConfigureResponse();
+        res.setAcceptsecrets(false);
+        res.setSupportspreview(true);
+        res.setAcceptresources(false);
+        res.setAcceptoutputs(false);
+        return res;
+      }),
+
+      check: unary(async (req: pb.CheckRequest) => {
+        const { kind } = served(req.getType(), req.getUrn());
+        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const res = new pb.CheckResponse();
+        if (r.failures?.length) res.setFailuresList(r.failures.map(checkFailure));
+        else res.setInputs(toStruct(r.inputs as Props));
+        return res;
+      }),
+
+      diff: unary(async (req: pb.DiffRequest) => {
+        const { kind } = served(req.getType(), req.getUrn());
+        return toDiffResponse(await this.#ops.diff(kind, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())));
+      }),
+
+      create: unary(
+        async (req: pb.CreateRequest) => {
+          const { kind, def } = served(req.getType(), req.getUrn());
+          const inputs = fromStruct(req.getProperties());
+          const res = new pb.CreateResponse();
+          if (req.getPreview()) {
+            res.setProperties(toStruct(previewOutputs(def, inputs), def.secretOutputs));
+            return res;
+          }
+          const { id, outs } = await this.#ops.create(kind, inputs, this.#op(req.getUrn(), req.getTimeout()));
+          res.setId(id);
+          res.setProperties(toStruct(outs, def.secretOutputs));
+          return res;
+        },
+        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+      ),
+
+      read: unary(async (req: pb.ReadRequest) => {
+        const { kind, def } = served(req.getType(), req.getUrn());
+        const r = await this.#ops.read(kind, req.getId(), fromStruct(req.getProperties()), this.#op(req.getUrn(), req.getTimeout()));
+        const res = new pb.ReadResponse();
+        // No id: the object is gone, and the engine drops it from state.
+        if (!r.id) return res;
+        res.setId(r.id);
+        res.setProperties(toStruct(r.props as Props, def.secretOutputs));
+        res.setInputs(toStruct(("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs()), def.secretOutputs));
+        return res;
+      }),
+
+      update: unary(
+        async (req: pb.UpdateRequest) => {
+          const { kind, def } = served(req.getType(), req.getUrn());
+          const olds = fromStruct(req.getOlds());
+          const news = fromStruct(req.getNews());
+          const res = new pb.UpdateResponse();
+          if (req.getPreview()) {
+            res.setProperties(toStruct({ ...olds, ...news }, def.secretOutputs));
+            return res;
+          }
+          const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
+          res.setProperties(toStruct(outs, def.secretOutputs));
+          return res;
+        },
+        (req) => ({ inputs: fromStruct(req.getNews()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+      ),
+
+      delete: unary(async (req: pb.DeleteRequest) => {
+        const { kind } = served(req.getType(), req.getUrn());
+        await this.#ops.delete(kind, req.getId(), fromStruct(req.getProperties()), this.#op(req.getUrn(), req.getTimeout()));
+        return new Empty();
+      }),
+
+      invoke: unary(async (req: pb.InvokeRequest) => {
+        const fn = functionsByToken.get(req.getTok());
+        if (!fn) throw new Error(`cloudplatform: unknown function '${req.getTok()}'`);
+        const result = await this.#ops.invoke(fn, fromStruct(req.getArgs()));
+        return new pb.InvokeResponse().setReturn(toStruct(result, fn.secretOutputs));
+      }),
+    };
+  }
+}
+
+function secretsOf(type: string, urn: string): readonly string[] | undefined {
+  try {
+    return served(type, urn).def.secretOutputs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a preview of a create shows: the inputs, and every other output as not known yet. */
+function previewOutputs(def: ResourceDefinition, inputs: Props): Props {
+  const out: Props = {};
+  for (const key of Object.keys(def.outputs.shape)) out[key] = UNKNOWN;
+  return { ...out, ...inputs };
+}
+
+function checkFailure(f: { property: string; reason: string }): pb.CheckFailure {
+  return new pb.CheckFailure().setProperty(f.property).setReason(f.reason);
+}
+
+let schema: string | undefined;
+function schemaText(): string {
+  // schema.json sits at the package root, beside dist/.
+  schema ??= readFileSync(join(__dirname, "..", "..", ...(__dirname.includes(join("dist", "provider")) ? [".."] : []), "schema.json"), "utf8");
+  return schema;
+}
+
+/** Serves the provider on 127.0.0.1 and resolves with the port. */
+export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, new ProviderServer(engineAddress).implementation());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { port, server };
+}

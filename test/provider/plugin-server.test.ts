@@ -1,0 +1,127 @@
+// The native plugin's gRPC server in-process, called as the engine calls it, against the emulator:
+// configuration from Configure, unknowns at check, detailed diffs, create with an init error kept
+// in state, read for import with no properties, invoke, schema and version.
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { serve } from "../../provider/plugin/server";
+import { SECRET_SIG, SIG } from "../../provider/plugin/values";
+import { UNKNOWN } from "../../provider/resources/framework";
+import { emulator, type TestEmulator } from "../support/emulator";
+
+let emu: TestEmulator;
+let server: grpc.Server;
+let client: any;
+const URN = (type: string, name: string) => `urn:pulumi:dev::proj::cloudplatform:index:${type}::${name}`;
+const struct = (o: Record<string, unknown>) => Struct.fromJavaScript(o as any);
+
+/** One unary call, as a promise. */
+function call<Res>(method: string, req: unknown): Promise<Res> {
+  return new Promise((resolve, reject) => client[method](req, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
+}
+
+beforeAll(async () => {
+  emu = await emulator({ settings: { speed: 1 } });
+  const started = await serve();
+  server = started.server;
+  client = new ResourceProviderClient(`127.0.0.1:${started.port}`, grpc.credentials.createInsecure());
+  const req = new pb.ConfigureRequest();
+  req.setArgs(struct({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, version: "0.1.0" }));
+  const res = await call<pb.ConfigureResponse>("configure", req);
+  expect(res.getAcceptsecrets()).toBe(false);
+  expect(res.getSupportspreview()).toBe(true);
+});
+afterAll(async () => {
+  client?.close();
+  server?.forceShutdown();
+  await emu?.close();
+});
+
+test("schema, version, and the provider's own inputs checked with the rule named", async () => {
+  const schema = JSON.parse((await call<pb.GetSchemaResponse>("getSchema", new pb.GetSchemaRequest())).getSchema());
+  expect(Object.keys(schema.resources)).toContain("cloudplatform:index:Service");
+  expect((await call<any>("getPluginInfo", new Empty())).getVersion()).toBe(schema.version);
+  const bad = new pb.CheckRequest();
+  bad.setNews(struct({ baseUrl: "ftp://nowhere", apiKey: UNKNOWN }));
+  const r = await call<pb.CheckResponse>("checkConfig", bad);
+  expect(r.getFailuresList().map((f) => f.getReason())).toEqual(["baseUrl: 'ftp://nowhere' is not an http(s) URL"]);
+});
+
+test("check: rules on known inputs, unknowns passed through; diff: detail by path, update vs replace", async () => {
+  const check = new pb.CheckRequest();
+  check.setUrn(URN("Service", "web"));
+  check.setType("cloudplatform:index:Service");
+  check.setNews(struct({ environmentId: UNKNOWN, name: "web", type: "WEB", image: "nginx:1", port: 70000 }));
+  const failed = await call<pb.CheckResponse>("check", check);
+  expect(failed.getFailuresList().map((f) => f.getProperty())).toEqual(["port"]);
+  check.setNews(struct({ environmentId: UNKNOWN, name: "web", type: "WEB", image: "nginx:1" }));
+  const ok = await call<pb.CheckResponse>("check", check);
+  expect(ok.getInputs()?.toJavaScript()).toMatchObject({ environmentId: UNKNOWN, name: "web" });
+
+  const diff = new pb.DiffRequest();
+  diff.setUrn(URN("Service", "web"));
+  diff.setType("cloudplatform:index:Service");
+  const vars = (mode: string) => [{ key: "A", value: "1", scope: "ALL", secret: false }, { key: "MODE", value: mode, scope: "ALL", secret: false }];
+  diff.setOlds(struct({ environmentId: "e1", name: "web", type: "WEB", image: "nginx:1", envVars: vars("prod") }));
+  diff.setNews(struct({ environmentId: "e1", name: "web", type: "STATIC", image: "nginx:1", envVars: vars("dev") }));
+  const d = await call<pb.DiffResponse>("diff", diff);
+  expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_SOME);
+  expect(d.getReplacesList()).toEqual(["type"]);
+  expect(d.getHasdetaileddiff()).toBe(true);
+  const detail = Object.fromEntries(d.getDetaileddiffMap().getEntryList().map(([k, v]) => [k, (v as any)[0]]));
+  expect(detail).toEqual({ "envVars[1].value": pb.PropertyDiff.Kind.UPDATE, type: pb.PropertyDiff.Kind.UPDATE_REPLACE });
+  expect(d.getDeletebeforereplace()).toBe(true);
+});
+
+test("create returns secrets as secrets; a wait cut short by the timeout keeps the object through ErrorResourceInitFailed", async () => {
+  const api = emu.client();
+  const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "p" });
+  const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "production" });
+  const create = new pb.CreateRequest();
+  create.setUrn(URN("Service", "slow"));
+  create.setType("cloudplatform:index:Service");
+  create.setTimeout(1);
+  create.setProperties(struct({ environmentId: env.id, name: "slow", type: "WEB", image: "nginx:1", envVars: [{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }] }));
+  const started = Date.now();
+  const err = (await call("create", create).then(() => undefined, (e) => e)) as grpc.ServiceError;
+  expect(Date.now() - started).toBeLessThan(4_000);
+  expect(err.details).toMatch(/slow: deploy \S+ was still \w+ after 1s \(customTimeouts\); raise customTimeouts/);
+  const status = Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0] as Uint8Array);
+  const init = pb.ErrorResourceInitFailed.deserializeBinary(status.getDetailsList()[0].getValue_asU8());
+  expect(status.getDetailsList()[0].getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");
+  const props = init.getProperties()!.toJavaScript() as any;
+  expect(init.getId()).toBeTruthy();
+  expect(props.envVars).toEqual({ [SIG]: SECRET_SIG, value: [{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }] });
+  expect(init.getInputs()!.toJavaScript()).toMatchObject({ name: "slow" });
+
+  // read with no properties (an import) reports the inputs a program would declare
+  const read = new pb.ReadRequest();
+  read.setId(init.getId());
+  read.setUrn(URN("Service", "slow"));
+  read.setType("cloudplatform:index:Service");
+  const got = await call<pb.ReadResponse>("read", read);
+  expect(got.getId()).toBe(init.getId());
+  const inputs = got.getInputs()!.toJavaScript() as any;
+  expect(inputs).toMatchObject({ environmentId: env.id, name: "slow", type: "WEB", image: "nginx:1" });
+  expect(inputs.envVars[SIG]).toBe(SECRET_SIG);
+  expect(inputs.envVars.value).toEqual([{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }]);
+
+  // delete, then a read of the gone object answers with no id
+  const del = new pb.DeleteRequest();
+  del.setId(init.getId());
+  del.setUrn(URN("Service", "slow"));
+  del.setType("cloudplatform:index:Service");
+  await call("delete", del);
+  expect((await call<pb.ReadResponse>("read", read)).getId()).toBe("");
+
+  // invoke runs the same function the dynamic SDK calls
+  const invoke = new pb.InvokeRequest();
+  invoke.setTok("cloudplatform:index:getProject");
+  invoke.setArgs(struct({ projectId: project.id }));
+  const result = await call<pb.InvokeResponse>("invoke", invoke);
+  expect(result.getReturn()!.toJavaScript()).toMatchObject({ id: project.id, name: "p", workspaceId: emu.workspaceId });
+  await api.delete(`/v1/projects/${project.id}`);
+});

@@ -1,0 +1,115 @@
+// sdkgen writes a generated SDK for schema.json with Pulumi's own code generators.
+//
+//	sdkgen nodejs <schema.json> <out dir>
+//	sdkgen python <schema.json> <out dir>
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+// noLoader serves no other package: the schema references none besides the builtin pulumi.json types.
+type noLoader struct{}
+
+func (noLoader) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
+	return nil, fmt.Errorf("schema references package %q, which sdkgen cannot load", pkg)
+}
+
+func (l noLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return l.LoadPackage(d.Name, d.Version)
+}
+
+func (noLoader) LoadPackageReference(pkg string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, fmt.Errorf("schema references package %q, which sdkgen cannot load", pkg)
+}
+
+func (l noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDescriptor) (schema.PackageReference, error) {
+	return l.LoadPackageReference(d.Name, d.Version)
+}
+
+func main() {
+	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
+		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python <schema.json> <out dir>")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
+		fmt.Fprintln(os.Stderr, "sdkgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(language, schemaPath, outDir string) error {
+	raw, err := os.ReadFile(schemaPath)
+	if err != nil {
+		return err
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return fmt.Errorf("%s: %w", schemaPath, err)
+	}
+	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
+	if err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	var files map[string][]byte
+	switch language {
+	case "nodejs":
+		files, err = nodejs.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, nil, false, noLoader{})
+		if err == nil {
+			files, err = embedNodeSDK(files)
+		}
+	case "python":
+		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return err
+	}
+	for name, content := range files {
+		path := filepath.Join(outDir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// embedNodeSDK fits the Node SDK into the pulumi-cloudplatform package as its native/ entry point:
+// the package's own package.json and tsconfig apply, and the SDK asks for the package's version.
+func embedNodeSDK(files map[string][]byte) (map[string][]byte, error) {
+	const versionLookup = "require('./package.json').version"
+	out := map[string][]byte{}
+	for name, content := range files {
+		switch name {
+		case "package.json", "tsconfig.json", ".gitignore", ".gitattributes":
+			continue
+		case "utilities.ts":
+			if !strings.Contains(string(content), versionLookup) {
+				return nil, fmt.Errorf("utilities.ts: the generated version lookup has changed; update sdkgen")
+			}
+			content = []byte(strings.Replace(string(content), versionLookup, "require('pulumi-cloudplatform/package.json').version", 1))
+		}
+		// @pulumi/pulumi's base classes declare isInstance too; the package compiles with noImplicitOverride.
+		content = []byte(strings.ReplaceAll(string(content), "    public static isInstance(", "    public static override isInstance("))
+		out[name] = content
+	}
+	return out, nil
+}
