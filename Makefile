@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps build tools sdkgen schema plugin test test-unit test-e2e demo bench emulator pack mutation clean
+.PHONY: help deps build tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
+	@echo "make python-sdk  build the Python SDK wheel (dist/python) into .venv"
 	@echo "make pack    build pulumi-cloudplatform-<version>.tgz to install in a program"
 
 node_modules/.installed: package.json package-lock.json
@@ -38,6 +39,7 @@ schema: build sdkgen
 	node dist/scripts/gen-schema.js > schema.json
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
 	.tools/bin/sdkgen nodejs schema.json sdk/native
+	.tools/bin/sdkgen python schema.json sdk/python
 	node dist/scripts/gen-docs.js
 	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json
@@ -45,7 +47,22 @@ schema: build sdkgen
 plugin: build
 	./scripts/make-plugin.sh
 
-test: build tools
+# The Python SDK's wheel, installed into a virtual environment with the Pulumi SDK of the same release.
+PYTHON ?= python3
+WHEEL := dist/python/pulumi_cloudplatform-$(shell node -p 'require("./package.json").version')-py3-none-any.whl
+
+.venv/.installed:
+	$(PYTHON) -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check pulumi==3.248.0 setuptools wheel parver semver
+	touch $@
+
+$(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycache__/*' 2>/dev/null)
+	.venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w dist/python sdk/python
+	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
+
+python-sdk: $(WHEEL)
+
+test: build tools python-sdk
 	npx jest --ci $(JEST_FLAGS)
 
 test-unit: build
@@ -67,4 +84,4 @@ emulator: build
 	node dist/emulator/cli.js --port 4510
 
 clean:
-	rm -rf dist dist-plugin .tools node_modules
+	rm -rf dist dist-plugin .tools node_modules .venv sdk/python/build sdk/python/*.egg-info

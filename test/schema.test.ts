@@ -20,13 +20,15 @@ test("sdk/types.ts matches the definitions (run `make schema` after changing a r
   expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
 });
 
-test("sdk/native is what Pulumi's codegen makes of schema.json (run `make schema` after changing a resource)", () => {
-  const out = mkdtempSync(join(tmpdir(), "native-sdk-"));
+test.each([["nodejs", "native"], ["python", "python"]])("sdk/%s's SDK (sdk/%s) is what Pulumi's codegen makes of schema.json (run `make schema`)", (language, folder) => {
+  const out = mkdtempSync(join(tmpdir(), `${folder}-sdk-`));
   try {
-    execFileSync(join(TOOLS_BIN, "sdkgen"), ["nodejs", join(ROOT, "schema.json"), out], { stdio: "pipe" });
+    execFileSync(join(TOOLS_BIN, "sdkgen"), [language, join(ROOT, "schema.json"), out], { stdio: "pipe" });
     const files = (dir: string) => (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
-      .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
-    const committedDir = join(ROOT, "sdk", "native");
+      .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+      // What building the wheel leaves beside the sources is not part of the SDK.
+      .filter((f) => !/^(build\/|[^/]+\.egg-info\/)|__pycache__/.test(f)).sort();
+    const committedDir = join(ROOT, "sdk", folder);
     expect(files(committedDir)).toEqual(files(out));
     const stale = files(out).filter((f) => readFileSync(join(out, f), "utf8") !== readFileSync(join(committedDir, f), "utf8"));
     expect(stale).toEqual([]);
