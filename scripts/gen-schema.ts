@@ -82,6 +82,7 @@ function resourceSpec(kind: string, def: ResourceDefinition): Json {
   const inputProps = properties(inputs, kind);
   // Secret as inputs too, so a generated SDK wraps them and state never holds them in plain text.
   for (const key of def.secretOutputs ?? []) for (const p of [props, inputProps]) if (p[key]) p[key].secret = true;
+  for (const key of replacingInputs(def)) inputProps[key].replaceOnChanges = true;
   return {
     description: def.description,
     properties: props,
@@ -89,6 +90,26 @@ function resourceSpec(kind: string, def: ResourceDefinition): Json {
     inputProperties: inputProps,
     requiredInputs: [...(inputs.required ?? [])].sort(),
   };
+}
+
+/**
+ * The inputs whose change replaces the object, asked of the resource's own diff (one property
+ * changed at a time), so the schema and the reference docs cannot disagree with it.
+ */
+export function replacingInputs(def: ResourceDefinition): string[] {
+  if (!def.diff) return [];
+  const keys = Object.keys(def.inputs.shape);
+  const olds = Object.fromEntries(keys.map((k) => [k, "a"]));
+  return keys.filter((k) => {
+    let d: unknown;
+    try {
+      d = def.diff!("id", olds as never, { ...olds, [k]: "b" } as never);
+    } catch {
+      return false; // a property that is not a string (a list of records, say) is not an identity
+    }
+    if (d instanceof Promise) throw new Error(`${def.token}: diff must be synchronous for the schema's replace flags`);
+    return ((d as { replaces?: string[] }).replaces ?? []).includes(k);
+  });
 }
 
 function withoutDefault(spec: Json): Json {

@@ -20,7 +20,7 @@ test("sdk/types.ts matches the definitions (run `make schema` after changing a r
   expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
 });
 
-test.each([["nodejs", "native"], ["python", "python"]])("sdk/%s's SDK (sdk/%s) is what Pulumi's codegen makes of schema.json (run `make schema`)", (language, folder) => {
+test.each([["nodejs", "native"], ["python", "python"]])("the %s SDK (sdk/%s) is what Pulumi's codegen makes of schema.json (run `make schema`)", (language, folder) => {
   const out = mkdtempSync(join(tmpdir(), `${folder}-sdk-`));
   try {
     execFileSync(join(TOOLS_BIN, "sdkgen"), [language, join(ROOT, "schema.json"), out], { stdio: "pipe" });
@@ -44,6 +44,18 @@ test("docs/reference matches schema.json: one page per resource and function (ru
   for (const page of pages) expect(`${page.file}: ${readFileSync(join(dir, page.file), "utf8") === page.text ? "current" : "stale"}`).toBe(`${page.file}: current`);
   const schema = JSON.parse(committed());
   expect(pages.length).toBe(Object.keys(schema.resources).length + Object.keys(schema.functions).length + 2);
+});
+
+test("the replace flags of schema.json (and the reference docs) are what each resource's diff replaces on", () => {
+  const inputs = JSON.parse(committed()).resources as Record<string, { inputProperties: Record<string, { replaceOnChanges?: boolean }> }>;
+  const flagged = (token: string) => Object.entries(inputs[token].inputProperties).filter(([, p]) => p.replaceOnChanges).map(([k]) => k).sort();
+  expect(flagged("cloudplatform:index:Project")).toEqual(["region", "workspaceId"]);
+  expect(flagged("cloudplatform:index:Environment")).toEqual(["name", "projectId"]);
+  expect(flagged("cloudplatform:index:DnsRecordSet")).toEqual(["zoneId"]);
+  expect(flagged("cloudplatform:index:Bucket")).toEqual(["name", "region", "visibility", "workspaceId"]);
+  expect(flagged("cloudplatform:index:Service")).toEqual(
+    ["connectionEnvName", "dbName", "dbPassword", "dbUser", "environmentId", "injectConnectionUrl", "region", "subdomain", "tier", "type"],
+  );
 });
 
 test("schema.json carries the package's version, which the plugin reports", () => {
