@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PermissionDeniedError } from "../client";
 import { CustomDomainResponse, type V1CustomDomain } from "../api/domains";
 import { dnsTargetOutput, findCustomDomain, type TargetRecordOutput, toOutputs as domainOutputs } from "./customDomain";
-import { checkWith, type Context, defineResource, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
+import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, verificationDiff } from "./framework";
 import { duration, id } from "./rules";
 import { formatDuration, parseDuration, pollUntil } from "./waiter";
 
@@ -42,10 +42,7 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
 
   // ---- diff ----
   // A domain that is not ACTIVE is verified again; the timeout alone changes nothing.
-  diff(_id, olds, news) {
-    const replaces = isUnknown(news.domainId) || news.domainId !== olds.domainId ? ["domainId"] : [];
-    return { changes: replaces.length > 0 || olds.status !== "ACTIVE", replaces };
-  },
+  diff: (_id, olds, news) => verificationDiff(olds, news, ["domainId"], olds.status === "ACTIVE"),
 
   // ---- create ----
   async create(ctx, inputs) {

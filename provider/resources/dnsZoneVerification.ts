@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { V1DnsZone } from "../api/dns";
 import { findZone, PLATFORM_HINT } from "./dnsZone";
-import { checkWith, type Context, defineResource, isUnknown, ResourceInitError } from "./framework";
+import { checkWith, type Context, defineResource, ResourceInitError, verificationDiff } from "./framework";
 import { duration, id } from "./rules";
 import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
 
@@ -37,10 +37,7 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
 
   // ---- diff ----
   // A zone that is not published (any more) is verified again; the timeout alone changes nothing.
-  diff(_id, olds, news) {
-    const replaces = isUnknown(news.zoneId) || news.zoneId !== olds.zoneId ? ["zoneId"] : [];
-    return { changes: replaces.length > 0 || olds.published !== true, replaces };
-  },
+  diff: (_id, olds, news) => verificationDiff(olds, news, ["zoneId"], olds.published === true),
 
   // ---- create ----
   async create(ctx, inputs) {

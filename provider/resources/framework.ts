@@ -220,6 +220,17 @@ export function detailPaths(path: string, a: unknown, b: unknown, replace: boole
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
+/**
+ * A verification's diff: replaced when the object it verifies changes (`keys`), and run again
+ * while the object is not verified (`done` false); a new timeout alone changes nothing.
+ */
+export function verificationDiff(olds: object, news: object, keys: string[], done: boolean): DiffResult {
+  const o = olds as Record<string, unknown>;
+  const n = news as Record<string, unknown>;
+  const replaces = keys.filter((k) => isUnknown(n[k]) || (n[k] !== undefined && n[k] !== o[k]));
+  return { changes: replaces.length > 0 || !done, replaces };
+}
+
 /** Deep equality where null, undefined and a missing key are the same. */
 export function same(a: unknown, b: unknown): boolean {
   if (a === undefined || a === null) return b === undefined || b === null;

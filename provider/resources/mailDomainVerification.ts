@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { PermissionDeniedError } from "../client";
 import { MailDomainResponse, type V1MailDomainDetail } from "../api/mail";
-import { checkWith, type Context, defineResource, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
+import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, verificationDiff } from "./framework";
 import { domainsPath, findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
 import { duration, id } from "./rules";
 import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
@@ -47,13 +47,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
 
   // ---- diff ----
   // A domain that is not VERIFIED (any more) is verified again; the timeout alone changes nothing.
-  diff(_id, olds, news) {
-    const replaces = ["domainId", "workspaceId"].filter((k) => {
-      const n = (news as Record<string, unknown>)[k];
-      return isUnknown(n) || (n !== undefined && n !== (olds as Record<string, unknown>)[k]);
-    });
-    return { changes: replaces.length > 0 || olds.status !== "VERIFIED", replaces };
-  },
+  diff: (_id, olds, news) => verificationDiff(olds, news, ["domainId", "workspaceId"], olds.status === "VERIFIED"),
 
   // ---- create ----
   async create(ctx, inputs) {

@@ -3,6 +3,7 @@ import { CorsResponse, PolicyResponse, V1StorageBucket } from "../../provider/ap
 import { makeContext } from "../../provider/config";
 import { Bucket, type BucketOutputs } from "../../provider/resources/bucket";
 import { type Context, UNKNOWN } from "../../provider/resources/framework";
+import { plainDiff } from "../support/helpers";
 import { emulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -77,7 +78,7 @@ test("diff: name, region, workspace and visibility replace (delete first when th
     name: "b-1", region: "af-west-1", visibility: "PRIVATE", workspaceId: "w", corsRules: null, policy: null, forceDestroy: false,
     endpoint: "e", publicBaseUrl: null, createdAt: "t",
   } as BucketOutputs;
-  const diff = (news: Record<string, unknown>) => Bucket.diff!("b-1", olds, { name: "b-1", ...news } as any);
+  const diff = async (news: Record<string, unknown>) => plainDiff(await Bucket.diff!("b-1", olds, { name: "b-1", ...news } as any));
   expect(await diff({})).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   expect(await diff({ region: "af-west-1", visibility: "PRIVATE" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   expect(await diff({ region: "eu-central-1" })).toEqual({ changes: true, replaces: ["region"], deleteBeforeReplace: true });

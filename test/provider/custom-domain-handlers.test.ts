@@ -7,7 +7,7 @@ import { CustomDomainVerification, failureMessage } from "../../provider/resourc
 import { type Context, ResourceInitError, UNKNOWN } from "../../provider/resources/framework";
 import { Service } from "../../provider/resources/service";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { failure } from "../support/helpers";
+import { failure, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -59,14 +59,14 @@ test("check: domain syntax with its own message for a scheme, path or port; lowe
 
 test("diff: domain and serviceId replace; the same domain on another service is deleted first", async () => {
   const olds = { serviceId: "a", domain: "www.example.com" } as any;
-  expect(await CustomDomain.diff!("id", olds, { serviceId: "a", domain: "www.example.com" })).toMatchObject({ changes: false, replaces: [] });
-  expect(await CustomDomain.diff!("id", olds, { serviceId: "a", domain: "shop.example.com" })).toEqual({ changes: true, replaces: ["domain"], deleteBeforeReplace: false });
-  expect(await CustomDomain.diff!("id", olds, { serviceId: "b", domain: "www.example.com" })).toEqual({ changes: true, replaces: ["serviceId"], deleteBeforeReplace: true });
-  expect(await CustomDomain.diff!("id", olds, { serviceId: UNKNOWN, domain: "www.example.com" })).toMatchObject({ replaces: ["serviceId"] });
+  expect(plainDiff(await CustomDomain.diff!("id", olds, { serviceId: "a", domain: "www.example.com" }))).toMatchObject({ changes: false, replaces: [] });
+  expect(plainDiff(await CustomDomain.diff!("id", olds, { serviceId: "a", domain: "shop.example.com" }))).toEqual({ changes: true, replaces: ["domain"], deleteBeforeReplace: false });
+  expect(plainDiff(await CustomDomain.diff!("id", olds, { serviceId: "b", domain: "www.example.com" }))).toEqual({ changes: true, replaces: ["serviceId"], deleteBeforeReplace: true });
+  expect(plainDiff(await CustomDomain.diff!("id", olds, { serviceId: UNKNOWN, domain: "www.example.com" }))).toMatchObject({ replaces: ["serviceId"] });
   const v = { domainId: "d", status: "ACTIVE" } as any;
-  expect(await CustomDomainVerification.diff!("d", v, { domainId: "d", timeout: "1m" })).toEqual({ changes: false, replaces: [] });
-  expect(await CustomDomainVerification.diff!("d", { ...v, status: "PENDING" }, { domainId: "d" })).toEqual({ changes: true, replaces: [] });
-  expect(await CustomDomainVerification.diff!("d", v, { domainId: "e" })).toEqual({ changes: true, replaces: ["domainId"] });
+  expect(plainDiff(await CustomDomainVerification.diff!("d", v, { domainId: "d", timeout: "1m" }))).toEqual({ changes: false, replaces: [] });
+  expect(plainDiff(await CustomDomainVerification.diff!("d", { ...v, status: "PENDING" }, { domainId: "d" }))).toEqual({ changes: true, replaces: [] });
+  expect(plainDiff(await CustomDomainVerification.diff!("d", v, { domainId: "e" }))).toEqual({ changes: true, replaces: ["domainId"] });
 });
 
 test("create, read (drift of status, a gone domain), delete (a 404 is success); a WEB service only", async () => {
@@ -152,7 +152,7 @@ test("Service.previewsEnabled: set after create, changed on update, read back (d
   const svc = await Service.create(ctx, inputs);
   expect(svc.outs.previewsEnabled).toBe(true);
   expect((await ctx.client.get<any>(`/v1/services/${svc.id}`)).previewsEnabled).toBe(true);
-  expect(await Service.diff!(svc.id, svc.outs, { ...inputs, previewsEnabled: false })).toMatchObject({ changes: true, replaces: [] });
+  expect(plainDiff(await Service.diff!(svc.id, svc.outs, { ...inputs, previewsEnabled: false }))).toMatchObject({ changes: true, replaces: [] });
 
   await ctx.client.put(`/v1/services/${svc.id}/previews-enabled`, { enabled: false });
   const read = await Service.read!(ctx, svc.id, svc.outs);

@@ -7,7 +7,7 @@ import { DnsRecordSet } from "../../provider/resources/dnsRecordSet";
 import type { Context } from "../../provider/resources/framework";
 import { Suppression } from "../../provider/resources/suppression";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { failure } from "../support/helpers";
+import { failure, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -53,9 +53,9 @@ test("DnsRecord: create, read, update in place, drift, delete of the record alon
 
 test("DnsRecord: diff replaces on a new zone only; a full name or another spelling of the same record is no change", async () => {
   const olds = { zoneId: "z", zoneName: "handlers.test", name: "www", fqdn: "www.handlers.test", type: "CNAME", content: "app.example.com", ttl: 3600, priority: null } as any;
-  expect(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "WWW.handlers.test.", type: "cname", content: "app.example.com." })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: undefined });
-  expect(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "www", type: "CNAME", content: "b.example.com" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: undefined });
-  expect(await DnsRecord.diff!("id", olds, { zoneId: "y", name: "www", type: "CNAME", content: "app.example.com" })).toEqual({ changes: true, replaces: ["zoneId"], deleteBeforeReplace: undefined });
+  expect(plainDiff(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "WWW.handlers.test.", type: "cname", content: "app.example.com." }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: undefined });
+  expect(plainDiff(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "www", type: "CNAME", content: "b.example.com" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: undefined });
+  expect(plainDiff(await DnsRecord.diff!("id", olds, { zoneId: "y", name: "www", type: "CNAME", content: "app.example.com" }))).toEqual({ changes: true, replaces: ["zoneId"], deleteBeforeReplace: undefined });
 });
 
 test("DnsRecordSet: delete removes exactly the records it made, and the zone's others stay", async () => {
@@ -73,7 +73,7 @@ test("Suppression: reason refused at check; create, read, diff, delete; a compla
   });
   expect(await Suppression.check!({}, { address: "not an address" })).toMatchObject({ failures: [{ property: "address" }] });
   expect(await Suppression.check!({}, { address: " Ann@Example.COM " })).toEqual({ inputs: { address: "ann@example.com" } });
-  expect(await Suppression.diff!("id", { address: "ann@example.com", workspaceId: null } as any, { address: "bob@example.com" })).toEqual({
+  expect(plainDiff(await Suppression.diff!("id", { address: "ann@example.com", workspaceId: null } as any, { address: "bob@example.com" }))).toEqual({
     changes: true, replaces: ["address"], deleteBeforeReplace: undefined,
   });
 

@@ -6,7 +6,7 @@ import { type Context, ResourceInitError } from "../../provider/resources/framew
 import { SecretFile } from "../../provider/resources/secretFile";
 import { Service } from "../../provider/resources/service";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { failure } from "../support/helpers";
+import { failure, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -77,16 +77,16 @@ test("diff: what a route changes updates in place; everything else replaces, del
     envVars: [{ key: "A", value: "1", scope: "ALL", secret: false }],
   } as any;
   const same = { environmentId: "e", name: "web", type: "WEB", image: "nginx:1", envVars: [{ key: "A", value: "1", scope: "ALL", secret: false }] } as any;
-  expect(await Service.diff!("id", olds, same)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-  expect(await Service.diff!("id", olds, { ...same, image: "nginx:2", name: "web2" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-  expect(await Service.diff!("id", olds, { ...same, envVars: [{ key: "A", value: "2", scope: "ALL", secret: false }] })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-  expect(await Service.diff!("id", olds, { ...same, type: "STATIC" })).toEqual({ changes: true, replaces: ["type"], deleteBeforeReplace: true });
-  expect(await Service.diff!("id", olds, { ...same, environmentId: "f", name: "other" })).toEqual({ changes: true, replaces: ["environmentId"], deleteBeforeReplace: false });
-  expect(await Service.diff!("id", olds, { ...same, region: "eu-central-1", tier: "PRO", subdomain: "shop2" })).toEqual({
+  expect(plainDiff(await Service.diff!("id", olds, same))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  expect(plainDiff(await Service.diff!("id", olds, { ...same, image: "nginx:2", name: "web2" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(plainDiff(await Service.diff!("id", olds, { ...same, envVars: [{ key: "A", value: "2", scope: "ALL", secret: false }] }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(plainDiff(await Service.diff!("id", olds, { ...same, type: "STATIC" }))).toEqual({ changes: true, replaces: ["type"], deleteBeforeReplace: true });
+  expect(plainDiff(await Service.diff!("id", olds, { ...same, environmentId: "f", name: "other" }))).toEqual({ changes: true, replaces: ["environmentId"], deleteBeforeReplace: false });
+  expect(plainDiff(await Service.diff!("id", olds, { ...same, region: "eu-central-1", tier: "PRO", subdomain: "shop2" }))).toEqual({
     changes: true, replaces: ["region", "tier", "subdomain"], deleteBeforeReplace: true,
   });
   const db = { environmentId: "e", name: "db", type: "POSTGRES", dbName: "a", dbUser: "u", dbPassword: "p", connectionEnvName: "DATABASE_URL", injectConnectionUrl: true } as any;
-  expect(await Service.diff!("id", db, { ...db, dbName: "b", dbUser: "v", dbPassword: "q", connectionEnvName: "DB", injectConnectionUrl: false })).toEqual({
+  expect(plainDiff(await Service.diff!("id", db, { ...db, dbName: "b", dbUser: "v", dbPassword: "q", connectionEnvName: "DB", injectConnectionUrl: false }))).toEqual({
     changes: true, replaces: ["dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"], deleteBeforeReplace: true,
   });
 });

@@ -37,3 +37,9 @@ export class RecordingAgent extends Agent {
     await Promise.all(RecordingAgent.open.splice(0).map((a) => a.close()));
   }
 }
+
+/** A diff without its per-property detail (the native plugin's display), for comparing replace lists. */
+export function plainDiff<T extends { detailedDiff?: unknown }>(d: T): Omit<T, "detailedDiff"> {
+  const { detailedDiff: _detail, ...rest } = d;
+  return rest;
+}
