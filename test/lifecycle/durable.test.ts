@@ -61,7 +61,8 @@ describe("against an instant emulator", () => {
   });
 
   test("mixed resources under 20% 503, 10% 429 and 5% commit-then-drop: converge within two ups, no duplicate, no orphan", async () => {
-    const s = await testStack(emu, "durable", { mode: "mixed", tag: "faulty", fileContent: { value: "file-secret-1", secret: true } });
+    // 5 groups of 5, a zone and 4 record resources: 30 resources of every common kind.
+    const s = await testStack(emu, "durable", { mode: "mixed", groups: "5", tag: "faulty", fileContent: { value: "file-secret-1", secret: true } });
     try {
       await emu.control("POST", "/faults", { kind: "status", status: 503, rate: 0.2 });
       await emu.control("POST", "/faults", { kind: "status", status: 429, rate: 0.1, retryAfterSeconds: 0 });
@@ -77,7 +78,7 @@ describe("against an instant emulator", () => {
       await emu.control("DELETE", "/faults");
       await expectNoDuplicatesOrOrphans(emu, s);
       const rs = await stateResources(s);
-      expect(rs.filter((r) => r.type.includes("cloudplatform:"))).toHaveLength(15);
+      expect(rs.filter((r) => r.type.includes("cloudplatform:"))).toHaveLength(30);
       expect(rs.filter((r) => r.initErrors?.length)).toEqual([]);
       expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
       await s.stack.destroy();

@@ -1,5 +1,5 @@
-// Crash- and fault-recovery scenarios: `projects` (N projects), `mixed` (~15 resources of every
-// common kind), `service` (one service whose deploy wait can be interrupted) and `bad-schedule`
+// Crash- and fault-recovery scenarios: `projects` (N projects), `mixed` (5 per group of
+// project, environment, service, env var and secret file, plus a zone with 4 records and sets), `service` (one service whose deploy wait can be interrupted) and `bad-schedule`
 // (a rule broken under a parent not created yet).
 import * as pulumi from "@pulumi/pulumi";
 import * as cloud from "pulumi-cloudplatform";
@@ -14,7 +14,8 @@ if (mode === "projects") {
 }
 
 if (mode === "mixed") {
-  for (let i = 0; i < 2; i++) {
+  const groups = config.getNumber("groups") ?? 2;
+  for (let i = 0; i < groups; i++) {
     const project = new cloud.Project(`p${i}`, { name: `${tag}-${i}` });
     const env = new cloud.Environment(`env${i}`, { projectId: project.id, name: "production" });
     const web = new cloud.Service(`web${i}`, {
