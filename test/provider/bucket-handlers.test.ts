@@ -1,22 +1,13 @@
 // The Bucket handlers called directly, as the dynamic provider calls them, against the emulator.
 import { CorsResponse, PolicyResponse, V1StorageBucket } from "../../provider/api/storage";
-import { makeContext } from "../../provider/config";
 import { Bucket, type BucketOutputs } from "../../provider/resources/bucket";
 import { type Context, UNKNOWN } from "../../provider/resources/framework";
 import { plainDiff } from "../support/helpers";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 let ctx: Context;
-beforeAll(async () => {
-  emu = await emulator();
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
-});
-beforeEach(() => emu.control("POST", "/reset"));
+handlerSuite({}, (e, c) => ((emu = e), (ctx = c)));
 
 const check = async (news: Record<string, unknown>, olds: Record<string, unknown> = {}) => Bucket.check!(olds as any, news);
 const failures = async (news: Record<string, unknown>) => ((await check({ name: "ok-name", ...news })).failures ?? []).map((f) => f.reason);

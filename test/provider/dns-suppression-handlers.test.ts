@@ -1,27 +1,18 @@
 // The DnsRecord, DnsRecordSet and Suppression handlers called directly: each create, read, update
 // and delete against the emulator, with the object itself looked up afterwards (a delete that does
 // nothing must fail here, not hide behind the zone's cascade).
-import { makeContext } from "../../provider/config";
 import { DnsRecord } from "../../provider/resources/dnsRecord";
 import { DnsRecordSet } from "../../provider/resources/dnsRecordSet";
 import type { Context } from "../../provider/resources/framework";
 import { Suppression } from "../../provider/resources/suppression";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 import { failure, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
 let zoneId: string;
-beforeAll(async () => {
-  emu = await emulator();
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
-});
+handlerSuite({}, (e, c) => ((emu = e), (ctx = c)));
 beforeEach(async () => {
-  await emu.control("POST", "/reset");
   zoneId = (await ctx.client.create<any>(`/v1/workspaces/${emu.workspaceId}/dns-zones`, { name: "handlers.test" })).id;
 });
 

@@ -4,19 +4,11 @@ import { Environment } from "../../provider/resources/environment";
 import type { Context } from "../../provider/resources/framework";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { Project } from "../../provider/resources/project";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 let ctx: Context;
-beforeAll(async () => {
-  emu = await emulator();
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
-});
-beforeEach(() => emu.control("POST", "/reset"));
+handlerSuite({}, (e, c) => ((emu = e), (ctx = c)));
 
 test("check names the property and the rule, and lets unknown preview values through", async () => {
   expect(await Project.check!({}, { name: "ok", region: "Not A Region" })).toEqual({

@@ -1,6 +1,8 @@
 // An emulator per test file, in-process, called through the real client as users would.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { CloudPlatformClient, type ClientOptions } from "../../provider/client";
+import { makeContext } from "../../provider/config";
+import type { Context } from "../../provider/resources/framework";
 
 export interface TestEmulator extends RunningEmulator {
   client(key?: string, opts?: Partial<ClientOptions>): CloudPlatformClient;
@@ -40,4 +42,23 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
       await close();
     },
   });
+}
+
+/**
+ * A handler test file's emulator and context, built as the providers build theirs: started once
+ * (`use` receives them), reset before each test, closed after the last.
+ */
+export function handlerSuite(opts: EmulatorOptions, use: (emu: TestEmulator, ctx: Context) => void): void {
+  let emu: TestEmulator | undefined;
+  let ctx: Context | undefined;
+  beforeAll(async () => {
+    emu = await emulator(opts);
+    ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
+    use(emu, ctx);
+  });
+  afterAll(async () => {
+    await ctx?.client.close();
+    await emu?.close();
+  });
+  beforeEach(() => emu!.control("POST", "/reset"));
 }
