@@ -2,6 +2,7 @@
 // DKIM record deleted out of band is found and restored, a zone record made outside the program is
 // never touched, an apex gets no MX, unpublished or wrong records fail naming each record, and
 // destroy leaves nothing behind.
+import { expectAllGone, expectAllLive, expectOnlyRemoved, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -25,6 +26,8 @@ test("VerifiedMailDomain: verified in one up, empty preview, DKIM drift found an
   const ws = emu.workspaceId;
   try {
     const up = await s.stack.up();
+    // the stack, the zone and its verification, and per sending domain: the component, the domain, its records, its verification
+    expect(changes(up)).toEqual({ create: 11 });
     const out = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])) as Record<string, any>;
     expect(out.published).toBe(true);
     expect(out.subStatus).toBe("VERIFIED");
@@ -49,10 +52,11 @@ test("VerifiedMailDomain: verified in one up, empty preview, DKIM drift found an
     const dkimRecord = zoneRecords.find((r) => r.name === dkim.zoneHost)!;
     await api.delete(`/v1/dns-records/${dkimRecord.id}`);
     const drift = await s.stack.preview({ refresh: true, diff: true });
-    expect(changes(drift).update ?? 0).toBeGreaterThanOrEqual(1);
+    // the record set puts the record back; the verification, found BROKEN, verifies again
+    expect(changes(drift)).toEqual({ update: 2 });
     expect(drift.stdout).toContain("_domainkey.mail");
     const repaired = await s.stack.up({ refresh: true });
-    expect(changes(repaired).update ?? 0).toBeGreaterThanOrEqual(1);
+    expect(changes(repaired)).toEqual({ update: 2 });
     expect(repaired.outputs.subStatus.value).toBe("VERIFIED");
     const after = await api.list<any>(`/v1/dns-zones/${out.zoneId}/records`);
     expect(after.some((r) => r.name === dkim.zoneHost && r.content === dkim.value)).toBe(true);
@@ -60,8 +64,20 @@ test("VerifiedMailDomain: verified in one up, empty preview, DKIM drift found an
     // never touched
     expect(after.find((r) => r.id === outside.id)).toMatchObject({ content: "site-verification=abc123", updatedAt: outside.updatedAt });
 
-    // destroy leaves nothing behind (the zone takes the outside record with it)
-    await s.stack.destroy();
+    // the apex sending domain taken out of the program: its domain and records alone are deleted,
+    // the zone and the subdomain's parts stay
+    const before = await stackResources(s.stack);
+    await expectAllLive(emu, before);
+    await s.stack.setConfig("apex", { value: "false" });
+    expect(changes(await s.stack.up())).toEqual({ delete: 4 });
+    await expectOnlyRemoved(emu, before, ["::apex", "::apex-records"]);
+    expect((await api.get<any>(`/v1/workspaces/${ws}/mail/domains/${out.apexId}`).catch((e) => e)).status).toBe(404);
+
+    // destroy deletes each object by its own id (the zone takes the outside record with it)
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
+    expect((await s.stack.destroy()).summary.resourceChanges).toEqual({ delete: 7 });
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();
@@ -91,7 +107,10 @@ test("MailDomainVerification: unpublished records time out naming each record; a
     expect(wrong!.message).toContain("1 failing record:");
     expect(wrong!.message).toContain("found 'v=spf1 -all' at news.lifecycle-b.test, expected 'v=spf1 include:_spf.mail.cloudplatform.test ~all'");
 
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();
