@@ -3,6 +3,7 @@
 // put back by up, keeping the generated name; a new region replaces it under a fresh name, made
 // before the old one is deleted; destroy refuses a bucket holding objects until
 // forceDestroy is set; nothing is left.
+import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -69,7 +70,10 @@ test("auto-named bucket: up, clean preview, CORS and policy drift repaired, dest
     await s.stack.setConfig("forceDestroy", { value: "true" });
     expect(changes(await s.stack.up())).toEqual({ update: 1 });
     expect((await s.stack.outputs()).name.value).toBe(newName);
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();

@@ -4,6 +4,7 @@
 // public DNS, and one in the zone, fail the verification naming them; once they are removed,
 // `up --refresh` publishes and verifies; zone records the program does not own are never touched;
 // destroy leaves nothing behind.
+import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -83,7 +84,10 @@ test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled dri
     expect((await api.list<any>(`/v1/dns-zones/${out.zoneId}/records`)).find((r) => r.id === untouched.id))
       .toMatchObject({ content: "site-verification=abc123", updatedAt: untouched.updatedAt });
 
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     await emu.control("DELETE", `/dns/records/${cname.id}`);
     expect(await emu.leftovers()).toEqual({});
   } finally {

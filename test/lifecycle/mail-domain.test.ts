@@ -1,7 +1,7 @@
 // Mail sending domains through the real Pulumi CLI: the one-declaration flow reaches VERIFIED, a
 // DKIM record deleted out of band is found and restored, a zone record made outside the program is
-// never touched, an apex gets no MX, unpublished or wrong records fail naming each record, and
-// destroy leaves nothing behind.
+// never touched, an apex gets no MX, unpublished or wrong records fail naming each record, a sending
+// domain taken out of the program is deleted alone, and destroy deletes each object by its own id.
 import { expectAllGone, expectAllLive, expectOnlyRemoved, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";

@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
+import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, PROGRAMS, testStack } from "../support/stack";
 
@@ -64,7 +65,10 @@ test("publish a folder, change a file and deploy it in place on the same URL, re
     expect((await api.get<any>(`/v1/services/${serviceId}`)).name).toBe("docs");
     expect((await api.list(`/v1/services/${serviceId}/deploys`))).toHaveLength(2);
 
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
     await s.stack.destroy();
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();

@@ -3,6 +3,7 @@
 // (DnsZone, MailDomain, DnsRecordSet, MailDomainVerification) go through up, no-change preview,
 // drift found by refresh and repaired by up, update, replace and destroy. Neither the state nor
 // the verbose engine log holds a secret in plain text.
+import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -84,8 +85,11 @@ test("native resources: up, empty preview, drift, update, replace, destroy, no p
     const exported = JSON.stringify(await s.stack.exportStack());
     expect(exported).toContain("4dabf18193072939515e22adb298388d");
 
+    const last = await stackResources(s.stack);
+    await expectAllLive(emu, last);
     const destroyed = await s.stack.destroy();
     expect(destroyed.summary.resourceChanges).toEqual({ delete: 9 });
+    await expectAllGone(emu, last);
     expect(await emu.leftovers()).toEqual({});
   } finally {
     await s.dispose();
