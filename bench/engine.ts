@@ -94,19 +94,32 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
       add({ id: "P2", what: "API calls: preview of N new Projects", value: String(previewCalls), baseline: "-", ratio: "-", target: "0", n: N, ok: previewCalls === 0 });
 
       // P1 and P6: the up of N Projects against the up of N no-op dynamic resources, with the RSS of
-      // each run's dynamic provider host.
-      let rss = sampleProviderRss();
-      t0 = Date.now();
-      await noop.stack.up();
-      const noopSeconds = (Date.now() - t0) / 1000;
-      const noopRss = await rss();
-      rss = sampleProviderRss();
-      t0 = Date.now();
-      await projects.stack.up();
-      const projectSeconds = (Date.now() - t0) / 1000;
-      const projectRss = await rss();
-      const upHits = since(t0);
-      add({ id: "P1", what: "up: N Projects vs N no-op dynamic resources", value: `${projectSeconds.toFixed(1)}s`, baseline: `${noopSeconds.toFixed(1)}s`, ratio: ratio(projectSeconds, noopSeconds), target: "<= 1.2x", n: N, ok: projectSeconds / noopSeconds <= 1.2 });
+      // each run's dynamic provider host; best of two rounds (the second with other names, so
+      // that no create replays the first round's idempotency keys).
+      let noopSeconds = Infinity;
+      let projectSeconds = Infinity;
+      let noopRss = 0;
+      let projectRss = 0;
+      let upHits: Hit[] = [];
+      for (let round = 0; round < 2; round++) {
+        if (round > 0) {
+          await Promise.all([projects.stack.destroy(), noop.stack.destroy()]);
+          await noop.stack.setConfig("tag", { value: `noop${round}` });
+          await projects.stack.setConfig("tag", { value: `p1r${round}` });
+        }
+        let rss = sampleProviderRss();
+        t0 = Date.now();
+        await noop.stack.up();
+        noopSeconds = Math.min(noopSeconds, (Date.now() - t0) / 1000);
+        noopRss = Math.max(noopRss, await rss());
+        rss = sampleProviderRss();
+        t0 = Date.now();
+        await projects.stack.up();
+        projectSeconds = Math.min(projectSeconds, (Date.now() - t0) / 1000);
+        projectRss = Math.max(projectRss, await rss());
+        if (round === 0) upHits = since(t0);
+      }
+      add({ id: "P1", what: "up: N Projects vs N no-op dynamic resources (best of 2 rounds)", value: `${projectSeconds.toFixed(1)}s`, baseline: `${noopSeconds.toFixed(1)}s`, ratio: ratio(projectSeconds, noopSeconds), target: "<= 1.2x", n: N, ok: projectSeconds / noopSeconds <= 1.2 });
 
       // P2 (create, refresh): calls per resource, by route.
       const creates = upHits.filter((h) => h.route === "POST /v1/workspaces/:workspaceId/projects").length;
@@ -116,7 +129,7 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
       const refreshHits = since(t0);
       add({ id: "P2", what: `API calls: refresh (${describe(refreshHits)})`, value: (refreshHits.length / N).toFixed(2), baseline: "-", ratio: "-", target: "<= 1/resource", n: N, ok: refreshHits.length <= N });
 
-      add({ id: "P6", what: "RSS of the provider host: N Projects vs N no-op", value: mb(projectRss), baseline: mb(noopRss), ratio: ratio(projectRss, noopRss), target: "<= 150 MB", n: N, ok: projectRss > 0 && projectRss <= 150 * 2 ** 20 });
+      add({ id: "P6", what: "RSS of the provider host: N Projects vs N no-op (largest sample)", value: mb(projectRss), baseline: mb(noopRss), ratio: ratio(projectRss, noopRss), target: "<= 150 MB", n: N, ok: projectRss > 0 && projectRss <= 150 * 2 ** 20 });
 
       // P5, linked checkout (as this repository runs its programs): the provider is stored by value.
       const linkedProject = (await exported(projects))[0];
