@@ -6,6 +6,7 @@ import { Agent, request } from "undici";
 import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { providerFor } from "../sdk/provider";
+import { printEngine, runEngine } from "./engine";
 
 interface Row {
   what: string;
@@ -118,6 +119,20 @@ async function main(): Promise<void> {
       pad(`${(r.value / r.baseline).toFixed(2)}x`, 8), `${r.target} ${r.ok ? "ok" : "MISSED"}`,
     );
   }
+
+  // The engine-level rows (P1-P6), through the real CLI. N: `--n 200` or BENCH_N=200.
+  const n = Number(flag("--n") ?? process.env.BENCH_N ?? 60);
+  const mailRuns = Number(flag("--mail-runs") ?? process.env.BENCH_MAIL_RUNS ?? 3);
+  if (!(n >= 10) || !(mailRuns >= 1)) throw new Error("--n must be at least 10 and --mail-runs at least 1");
+  printEngine(await runEngine({ n, mailRuns }));
+}
+
+/** `--name value` or `--name=value` from the command line. */
+function flag(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
 main().catch((err) => {

@@ -41,21 +41,5 @@ export async function expectNoDuplicatesOrOrphans(emu: TestEmulator, s: StackHan
   expect(live.DnsRecord).toEqual([...tracked("DnsRecord"), ...setRecords].sort());
 }
 
-
-const HIDDEN = ["__provider", "__identity"];
-const own = (o: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([k]) => !HIDDEN.includes(k)));
-
-/**
- * Bytes a resource takes in state beyond its own inputs and outputs (URN, ids, the serialized
- * provider...); without the engine's record of the program's stack trace unless asked.
- */
-export function stateOverhead(r: StateResource & { inputs?: Record<string, unknown>; stackTrace?: unknown }, withStackTrace = false): number {
-  const { stackTrace, ...rest } = r;
-  const all = Buffer.byteLength(JSON.stringify(withStackTrace ? r : rest));
-  return all - Buffer.byteLength(JSON.stringify(own(r.inputs))) - Buffer.byteLength(JSON.stringify(own(r.outputs)));
-}
-
-/** The serialized dynamic provider stored with a resource (once in inputs, once in outputs). */
-export function serializedProvider(r: StateResource & { inputs?: Record<string, unknown> }): string {
-  return String(r.inputs?.__provider ?? r.outputs?.__provider ?? "");
-}
+// The size measures live with the benches, which report them too.
+export { serializedProvider, stateOverhead } from "../../scripts/state-size";
