@@ -1,6 +1,8 @@
 // R2: SIGKILL of `pulumi up` (the CLI and its plugins) at a random point of an up of 15 mixed
 // resources, for three seeds; then the documented recovery (README "Creates that survive
 // crashes") converges with no duplicate and no orphan, and destroy leaves nothing.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { killAll, processesOf, recover } from "../support/recovery";
 import { testStack } from "../support/stack";
@@ -31,7 +33,12 @@ function prng(seed: number): () => number {
 const made = (emu: TestEmulator) => Object.values(platform(emu)).reduce((n, ids) => n + ids.length, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test.each([11, 2024, 777001])("seed %i: killed at a random point, recovered with no duplicate and no orphan", async (seed) => {
+// The last seed also leaves what a kill inside the file backend's sidecar write leaves (an empty
+// `<stack>.json.attrs` beside intact state: seen in about 1 kill in 5 when run in a loop), so the
+// recovery's first step is exercised on every run.
+// R2_SEEDS=1,2,3 runs other seeds (to chase a failure, or to soak the suite).
+const SEEDS = process.env.R2_SEEDS ? process.env.R2_SEEDS.split(",").map(Number) : [11, 2024, 777001];
+test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed %i: killed at a random point, recovered with no duplicate and no orphan (sidecar emptied: %s)", async (seed, emptySidecar) => {
   const random = prng(seed);
   // The kill point: after k of the 12 platform objects exist, then up to 400 ms more.
   const k = 1 + Math.floor(random() * 11);
@@ -48,6 +55,10 @@ test.each([11, 2024, 777001])("seed %i: killed at a random point, recovered with
     const outcome = await up.then(() => "finished", () => "killed");
     const before = made(emu);
     const inState = (await stateResources(s)).filter((r) => r.type.includes("cloudplatform:") && r.id).length;
+    if (emptySidecar) {
+      writeFileSync(join(s.backendDir, ".pulumi", "stacks", "durable", `${s.stack.name}.json.attrs`), "");
+      await expect(s.stack.exportStack()).rejects.toThrow(/failed to load checkpoint: EOF/);
+    }
     const { removed } = await recover(s);
     process.stdout.write(
       `R2 seed ${seed}: kill after ${k} objects + ${extraMs} ms: ${killed} processes killed, up ${outcome}; ` +
@@ -55,6 +66,7 @@ test.each([11, 2024, 777001])("seed %i: killed at a random point, recovered with
     );
     // The up this seed picked was cut short (the point is before its last object).
     expect(outcome).toBe("killed");
+    if (emptySidecar) expect(removed).toContain(join(".pulumi", "stacks", "durable", `${s.stack.name}.json.attrs`));
 
     await expectNoDuplicatesOrOrphans(emu, s);
     const rs = await stateResources(s);
