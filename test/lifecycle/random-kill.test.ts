@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { killAll, processesOf, recover } from "../support/recovery";
+import { killAll, processesOf, recover, removeEmptySidecars } from "../support/recovery";
 import { testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, platform, stateResources } from "../support/tracking";
 
@@ -54,7 +54,8 @@ test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed
     const killed = finished ? 0 : killAll(processesOf(s.stack.name));
     const outcome = await up.then(() => "finished", () => "killed");
     const before = made(emu);
-    const inState = (await stateResources(s)).filter((r) => r.type.includes("cloudplatform:") && r.id).length;
+    // (the state is not read here: a kill in the backend's sidecar write makes it unreadable until
+    // the recovery's first step)
     if (emptySidecar) {
       writeFileSync(join(s.backendDir, ".pulumi", "stacks", "durable", `${s.stack.name}.json.attrs`), "");
       await expect(s.stack.exportStack()).rejects.toThrow(/failed to load checkpoint: EOF/);
@@ -62,7 +63,7 @@ test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed
     const { removed } = await recover(s);
     process.stdout.write(
       `R2 seed ${seed}: kill after ${k} objects + ${extraMs} ms: ${killed} processes killed, up ${outcome}; ` +
-        `${before} objects on the platform, ${inState} resources in state; empty sidecars removed: ${removed.join(", ") || "none"}\n`,
+        `${before} objects on the platform; empty sidecars removed: ${removed.join(", ") || "none"}\n`,
     );
     // The up this seed picked was cut short (the point is before its last object).
     expect(outcome).toBe("killed");
@@ -79,6 +80,7 @@ test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {
+    removeEmptySidecars(s.backendDir);
     await s.stack.cancel().catch(() => undefined);
     await s.dispose();
   }
