@@ -11,6 +11,8 @@ export const TOOLS_BIN = join(ROOT, ".tools", "bin");
 
 export interface StackHandle {
   stack: Stack;
+  /** The file backend's folder (PULUMI_BACKEND_URL is file:// this). */
+  backendDir: string;
   /** The stack's state exactly as the backend stores it (secrets encrypted). */
   rawState(): string;
   /** Removes the stack and its backend; resources must already be destroyed. */
@@ -57,6 +59,7 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   }
   return {
     stack,
+    backendDir: backend,
     rawState: () => readTree(join(backend, ".pulumi", "stacks")),
     async dispose() {
       try {

@@ -4,6 +4,7 @@
 // duplicate, no orphan, no 409.
 import { execFileSync } from "node:child_process";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { removeEmptySidecars } from "../support/recovery";
 import { testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
 
@@ -51,6 +52,9 @@ test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up:
       }
     }
     await expect(up).rejects.toThrow();
+    // The recovery's first step (README): a kill in the file backend's sidecar write leaves the
+    // state unreadable until the empty sidecar is gone.
+    removeEmptySidecars(s.backendDir);
     const made = platform(emu);
     expect(made.Service).toHaveLength(1);
     expect(ofKind(await stateResources(s), "Service").filter((r) => r.id)).toHaveLength(0);
