@@ -165,7 +165,8 @@ test("300 requests a minute per key and operation, then THROTTLED until the minu
 test("sign-in: 10 attempts a minute per address, and a session lasts 12 hours on the emulator clock", async () => {
   const email = "stranger@example.test";
   for (let i = 0; i < 10; i++) expect(await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: "wrong" }))).toBeInstanceOf(AuthenticationError);
-  const limited = await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: emu.login.password }));
+  // No retry: the client would otherwise wait out the Retry-After (a minute) and try again.
+  const limited = await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: emu.login.password }, { retry: { maxRetries: 0 } }));
   expect(limited).toBeInstanceOf(RateLimitError);
   await emu.control("POST", "/time", { advanceMs: 61_000 });
   const theirs = await signIn(email, emu.login.password);
