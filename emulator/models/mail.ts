@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ApiKey, Principal, Workspace } from "../auth";
 import { extendControl } from "../control";
 import type { Emu } from "../emu";
-import { badRequest, conflict, forbidden, notFound } from "../errors";
+import { badRequest, conflict, notFound } from "../errors";
 import { parse } from "../http";
 import { newId } from "../store";
 import { domainName, isApex, organisationalDomain, within, zonesOf } from "./dns";

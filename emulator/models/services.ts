@@ -11,9 +11,8 @@ import { findRegion, regionRef, tierPrice, TIERS, type Tier } from "./catalogue"
 import { checkSchedule, deleteRunsOf } from "./cron";
 import { deleteDeploysOf, queueDeploy } from "./deploys";
 import {
-  deploysOf, deployStatus, effectiveEnv, ENV_SCOPES, SERVICE_TYPES, SOURCE_TYPES, envVars, envVarsOf, type EnvVarRow, getService, isDatabase, liveAtMs, PROVISION_MS,
-  secretFiles, secretFilesOf, type SecretFileRow, type Service, type ServiceSource, type ServiceType, services, servicesIn,
-  serviceStatus, serviceUrl, slug, speedMs,
+  deploysOf, deployStatus, ENV_SCOPES, SERVICE_TYPES, SOURCE_TYPES, envVars, type EnvVarRow, isDatabase, liveAtMs, secretFiles,
+  type SecretFileRow, type Service, type ServiceSource, type ServiceType, services, servicesIn, serviceStatus, serviceUrl, slug,
 } from "./lifecycle";
 import { checkRegion, type Environment, environmentKind, nameField, type Project } from "./projects";
 

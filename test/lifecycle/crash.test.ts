@@ -2,9 +2,8 @@
 // documented recovery: `pulumi cancel`, `pulumi refresh --clear-pending-creates` and `up`. The create
 // sent again carries the same Idempotency-Key, so the object the killed run made is adopted: no
 // duplicate, no orphan, no 409.
-import { execFileSync } from "node:child_process";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { removeEmptySidecars } from "../support/recovery";
+import { killAll, processesOf, removeEmptySidecars } from "../support/recovery";
 import { testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
 
@@ -16,20 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => emu?.close());
 
-/** Ids of the processes whose command line names this stack (the CLI this test started), and their children. */
-function processesOf(stackName: string): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="]).toString().trim().split("\n").map((l) => {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)!;
-    return { pid: Number(m[1]), ppid: Number(m[2]), args: m[3] };
-  });
-  const roots = rows.filter((r) => r.args.includes("pulumi") && r.args.includes(` up `) && r.args.includes(stackName)).map((r) => r.pid);
-  const all = new Set(roots);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const r of rows) if (all.has(r.ppid) && !all.has(r.pid)) (all.add(r.pid), (grew = true));
-  }
-  return [...all];
-}
 
 test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up: the killed run's service is adopted, no 409", async () => {
   const s = await testStack(emu, "durable", { mode: "service", tag: "crash" });
@@ -44,13 +29,7 @@ test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up:
     await new Promise((r) => setTimeout(r, 300));
     const pids = processesOf(stackName);
     expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    killAll(pids);
     await expect(up).rejects.toThrow();
     // The recovery's first step (README): a kill in the file backend's sidecar write leaves the
     // state unreadable until the empty sidecar is gone.

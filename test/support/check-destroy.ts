@@ -5,8 +5,10 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { makeContext } from "../../provider/config";
 import { resources } from "../../provider/resources";
 import type { TestEmulator } from "./emulator";
+import { stateResources } from "./tracking";
 
-export interface StateResource {
+/** A resource with an object of its own on the platform. */
+export interface OwnObject {
   urn: string;
   kind: string;
   id: string;
@@ -17,9 +19,8 @@ export interface StateResource {
 const NO_OBJECT = new Set(["DnsZoneVerification", "MailDomainVerification", "CustomDomainVerification"]);
 
 /** The stack's provider resources with an object of their own, by kind and id. */
-export async function stackResources(stack: Stack): Promise<StateResource[]> {
-  const deployment = (await stack.exportStack()).deployment as { resources?: { urn: string; type: string; id?: string; outputs?: Record<string, unknown> }[] };
-  return (deployment.resources ?? [])
+export async function stackResources(stack: Stack): Promise<OwnObject[]> {
+  return (await stateResources({ stack }))
     .map((r) => ({ urn: r.urn, kind: kindOf(r.type), id: r.id ?? "", outputs: plain(r.outputs ?? {}) }))
     .filter((r) => r.kind && r.id && resources[r.kind] && !NO_OBJECT.has(r.kind));
 }
@@ -37,10 +38,10 @@ function plain(outputs: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Looks each resource up by id; returns the ones found. */
-export async function lookUp(emu: TestEmulator, list: StateResource[]): Promise<StateResource[]> {
+export async function lookUp(emu: TestEmulator, list: OwnObject[]): Promise<OwnObject[]> {
   const ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, workspaceId: emu.workspaceId });
   try {
-    const found: StateResource[] = [];
+    const found: OwnObject[] = [];
     for (const r of list) {
       const read = await resources[r.kind].read!(ctx, r.id, r.outputs as any);
       if (read.id && holdsSomething(r.kind, read.props)) found.push(r);
@@ -56,16 +57,16 @@ function holdsSomething(kind: string, props: Record<string, unknown> | undefined
   return kind !== "DnsRecordSet" || ((props?.records as unknown[] | undefined)?.length ?? 0) > 0;
 }
 
-const names = (list: StateResource[]) => list.map((r) => `${r.kind} ${r.id}`).sort();
+const names = (list: OwnObject[]) => list.map((r) => `${r.kind} ${r.id}`).sort();
 
 /** Every resource is live now. Call before a destroy, with what stackResources returned. */
-export async function expectAllLive(emu: TestEmulator, list: StateResource[]): Promise<void> {
+export async function expectAllLive(emu: TestEmulator, list: OwnObject[]): Promise<void> {
   expect(list.length).toBeGreaterThan(0);
   expect(names(await lookUp(emu, list))).toEqual(names(list));
 }
 
 /** None of them can be found any more. Call after a destroy. */
-export async function expectAllGone(emu: TestEmulator, list: StateResource[]): Promise<void> {
+export async function expectAllGone(emu: TestEmulator, list: OwnObject[]): Promise<void> {
   expect(names(await lookUp(emu, list))).toEqual([]);
 }
 
@@ -73,7 +74,7 @@ export async function expectAllGone(emu: TestEmulator, list: StateResource[]): P
  * After a child was taken out of the program and `up` ran: exactly the children `gone` (by URN
  * suffix, e.g. "::staging") no longer exist, and every other resource of `before` still does.
  */
-export async function expectOnlyRemoved(emu: TestEmulator, before: StateResource[], gone: string[]): Promise<void> {
+export async function expectOnlyRemoved(emu: TestEmulator, before: OwnObject[], gone: string[]): Promise<void> {
   const removed = before.filter((r) => gone.some((g) => r.urn.endsWith(g)));
   expect(removed.length).toBe(gone.length);
   const kept = before.filter((r) => !removed.includes(r));

@@ -3,13 +3,14 @@ import type { StackHandle } from "../../scripts/pulumi-env";
 import type { TestEmulator } from "./emulator";
 
 export interface StateResource {
+  urn: string;
   type: string;
   id?: string;
   outputs?: Record<string, any>;
   initErrors?: string[];
 }
 
-export async function stateResources(s: StackHandle): Promise<StateResource[]> {
+export async function stateResources(s: Pick<StackHandle, "stack">): Promise<StateResource[]> {
   const exported = await s.stack.exportStack();
   return (exported.deployment.resources ?? []) as StateResource[];
 }
