@@ -69,7 +69,11 @@ export async function waitForDeploy(
         d.id, null,
       );
     }
-    if (d.status === "RUNNING" || d.status === "REPLACED") return d;
+    if (d.status === "RUNNING" || d.status === "REPLACED") {
+      // Also said when the first poll already finds it live, so every wait leaves a line.
+      ctx.log(`${serviceName}: deploy ${d.id} is live after ${formatDuration(Date.now() - started)}`);
+      return d;
+    }
     if (d.status === "SUPERSEDED") {
       const newer = await latestDeploy(ctx, d.serviceId);
       if (newer && newer.id !== d.id) {

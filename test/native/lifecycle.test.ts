@@ -37,7 +37,7 @@ test("native resources: up, empty preview, drift, update, replace, destroy, no p
     expect(up.outputs.regions.value).toBeGreaterThan(0);
     expect(up.outputs.webEnvVars.secret).toBe(true);
     // waits are reported against the resource they wait for
-    expect(up.stdout).toMatch(/Service \(web\):\n(\s+web: .*\n)*\s+web: deploy \S+ is (QUEUED|BUILDING|DEPLOYING)/);
+    expect(up.stdout).toMatch(/Service \(web\):\n(\s+web: .*\n)*\s+web: deploy \S+ is (QUEUED|BUILDING|DEPLOYING|live after)/);
     const projectId = up.outputs.projectId.value as string;
     const webId = up.outputs.webId.value as string;
 
