@@ -84,6 +84,11 @@ describe("checkWith", () => {
     expect(r.failures).toEqual([{ property: "name", reason: "name: is reserved" }]);
   });
 
+  test("a rule that fails for another reason than a skipped input is not hidden", () => {
+    const broken = (i: Inputs) => (i.ports!.length > 1 ? [] : []);
+    expect(() => checkWith<Inputs>(schema, { name: "a" }, broken)).toThrow(TypeError);
+  });
+
   test("open enumerations accept values the provider does not know yet", () => {
     expect(checkWith(schema, { name: "a", kind: "GPU" }).inputs).toMatchObject({ kind: "GPU" });
     expect(checkWith(schema, { name: "a", kind: 5 }).failures?.[0].property).toBe("kind");
@@ -171,6 +176,18 @@ describe("diffWith", () => {
     expect(kind).toEqual({ x: { kind: "update", replace: false }, y: { kind: "update", replace: false } });
   });
 
+  test("detailPaths: null reads as absent, so set from null is an add and set to null a delete", () => {
+    const out: Record<string, PropertyChange> = {};
+    detailPaths("description", null, "d", false, out);
+    detailPaths("tags", { a: "1" }, null, false, out);
+    detailPaths("env", [{ v: null }], [{ v: "x" }], true, out);
+    expect(out).toEqual({
+      description: { kind: "add", replace: false },
+      tags: { kind: "delete", replace: false },
+      "env[0].v": { kind: "add", replace: true },
+    });
+  });
+
   test("null and undefined are the same", () => {
     expect(diffWith({ description: null }, { description: undefined }, { update: ["description"] }).changes).toBe(false);
     expect(diffWith({}, { description: null }, { update: ["description"] }).changes).toBe(false);
@@ -188,6 +205,8 @@ describe("same", () => {
     [[1, 2], [1], false], [[], [1], false], [[{ a: 1 }], [{ a: 1 }, { a: 1 }], false],
     // A list is never an object with the same indices, nor a string with the same characters.
     [[1], { 0: 1 }, false], [["a"], "a", false], [{ a: [1] }, { a: { 0: 1 } }, false],
+    // An object is never a scalar, even an empty one.
+    [{}, 5, false], [{}, true, false],
   ])("same(%j, %j) is %s", (a, b, expected) => {
     expect(same(a, b)).toBe(expected);
     expect(same(b, a)).toBe(expected);
