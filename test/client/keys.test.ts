@@ -128,6 +128,9 @@ describe("redactKeys", () => {
     const key = `svc_live_${"a-b_".repeat(10)}`;
     expect(redactKeys(`{"authorization":"Bearer ${key}"}`)).toBe('{"authorization":"Bearer svc_live_***"}');
     expect(redactKeys(`${key}-tail_end`)).toBe("svc_live_***");
+    // A proxy's error page may echo the header URL-encoded, or glued to other word characters.
+    expect(redactKeys(`GET /?h=Bearer%20${key}`)).toBe("GET /?h=Bearer%20svc_live_***");
+    expect(redactKeys(`token_${key}`)).toBe("token_svc_live_***");
   });
 
   test("leaves other text alone", () => {
