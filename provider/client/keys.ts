@@ -39,7 +39,10 @@ export function checkKeyShape(key: unknown): KeyPrefix {
   return prefix;
 }
 
-/** Replaces any platform key inside a text with its prefix and a mask. */
+/**
+ * Replaces any platform key inside a text with its prefix and a mask, wherever it starts: an
+ * echoed header may be URL-encoded (`Bearer%20svc_live_...`), with no word boundary before the key.
+ */
 export function redactKeys(text: string): string {
-  return text.replace(/\b(svc_live_|svc_pat_|mail_live_|mail_test_)[A-Za-z0-9_-]+/g, "$1***");
+  return text.replace(/(svc_live_|svc_pat_|mail_live_|mail_test_)[A-Za-z0-9_-]+/g, "$1***");
 }

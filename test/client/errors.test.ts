@@ -271,3 +271,53 @@ describe("the API key stays out of errors and printouts", () => {
     await agent.close();
   });
 });
+
+describe("errors built directly", () => {
+  const init = (status: number, body: unknown = {}) => ({ status, body, requestId: "r1", method: "GET", path: "/x" });
+
+  test("every 5xx is an InternalServerError, other unlisted statuses a plain ApiError", () => {
+    expect(ApiError.from(init(599))).toBeInstanceOf(InternalServerError);
+    expect(ApiError.from(init(501))).toBeInstanceOf(InternalServerError);
+    for (const s of [402, 405, 410, 499]) {
+      const e = ApiError.from(init(s));
+      expect(e.constructor).toBe(ApiError);
+      expect(e.name).toBe("ApiError");
+    }
+  });
+
+  test("the phrase comes from the body's error, then the HTTP standard, then 'Error'", () => {
+    expect(ApiError.from(init(404, { error: "Gone Away" })).phrase).toBe("Gone Away");
+    expect(ApiError.from(init(404, { error: 7 })).phrase).toBe("Not Found");
+    const odd = ApiError.from(init(599, null));
+    expect(odd.phrase).toBe("Error");
+    expect(odd.message).toBe("GET /x: 599 Error [request id r1]");
+  });
+
+  test("the message: the body's string or list, a text body cut to 500 characters, else nothing", () => {
+    expect(ApiError.from(init(400, { message: 42 })).messages).toBe("");
+    expect(ApiError.from(init(400, { message: 42 })).messageList).toEqual([]);
+    expect(ApiError.from(init(400, { message: [1, "b"] })).messages).toEqual(["1", "b"]);
+    const long = ApiError.from(init(502, `${"x".repeat(500)}TAIL`));
+    expect(long.messages).toBe("x".repeat(500));
+    expect(long.message).toBe(`GET /x: 502 Bad Gateway: ${"x".repeat(500)} [request id r1]`);
+    expect(ApiError.from(init(502, "")).messages).toBe("");
+  });
+
+  test("a RateLimitError keeps the wait; validation errors are 400 and 422 only", () => {
+    expect((ApiError.from({ ...init(429), retryAfterMs: 1_500 }) as RateLimitError).retryAfterMs).toBe(1_500);
+    expect(isValidationError(ApiError.from(init(400)))).toBe(true);
+    expect(isValidationError(ApiError.from(init(422)))).toBe(true);
+    expect(isValidationError(ApiError.from(init(409)))).toBe(false);
+    expect(isValidationError(new Error("x"))).toBe(false);
+    expect(isNotFound(ApiError.from(init(410)))).toBe(false);
+  });
+
+  test("a connection failure after one attempt, without a code", () => {
+    const e = new ConnectionError("POST", "/p", "r2", undefined, "socket hang up", 1);
+    expect(e.message).toBe("POST /p failed without a response after 1 attempt: socket hang up [request id r2]");
+    expect(e.name).toBe("ConnectionError");
+    expect(e).toBeInstanceOf(CloudPlatformError);
+    const coded = new ConnectionError("GET", "/q", "r3", "ECONNRESET", "reset", 2);
+    expect(coded.message).toBe("GET /q failed without a response after 2 attempts: reset (ECONNRESET) [request id r3]");
+  });
+});

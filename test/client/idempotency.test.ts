@@ -43,6 +43,27 @@ describe("key derivation", () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined, x: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":2,"z":1}]},"b":1}');
   });
 
+  test("canonical JSON: undefined reads as null in a list and at the top, keys are escaped, order is by code point", () => {
+    expect(canonicalJson(undefined)).toBe("null");
+    expect(canonicalJson([1, undefined, null])).toBe("[1,null,null]");
+    expect(canonicalJson({ 'a"b': 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"a\\"b":1}');
+    expect(canonicalJson({ b: [], a: {} })).toBe('{"a":{},"b":[]}');
+    expect(canonicalJson("x")).toBe('"x"');
+  });
+
+  test("a replay: the header in any case or as a list; an old createdAt only for a POST, and only a readable one", () => {
+    const now = Date.parse("2026-01-01T12:00:00Z");
+    expect(isReplay("GET", { "idempotent-replayed": "TRUE" }, undefined, now)).toBe(true);
+    expect(isReplay("PUT", { "idempotent-replayed": ["true", "false"] }, undefined, now)).toBe(true);
+    expect(isReplay("POST", { "idempotent-replayed": "false" }, { createdAt: "2026-01-01T12:00:00Z" }, now)).toBe(false);
+    expect(isReplay("post", {}, { createdAt: "2026-01-01T11:00:00Z" }, now)).toBe(true);
+    expect(isReplay("POST", {}, { createdAt: Date.parse("2026-01-01T11:00:00Z") }, now)).toBe(false);
+    expect(isReplay("POST", {}, { createdAt: "yesterday" }, now)).toBe(false);
+    // A minute of clock skew is allowed.
+    expect(isReplay("POST", {}, { createdAt: "2026-01-01T11:59:00.001Z" }, now)).toBe(false);
+    expect(isReplay("POST", {}, { createdAt: "2026-01-01T11:58:59.999Z" }, now)).toBe(true);
+  });
+
   test("a replay is told by the platform's header, or for a POST by an old createdAt", () => {
     const now = Date.parse("2026-01-01T12:00:00Z");
     expect(isReplay("POST", { "idempotent-replayed": "true" }, {}, now)).toBe(true);

@@ -42,6 +42,13 @@ describe("checkKeyShape", () => {
     expect(err.message).toContain("this one has 20");
   });
 
+  test("the shortest body a real key has is accepted, one character less is not; _ and - are key characters", () => {
+    expect(checkKeyShape(`svc_pat_${BODY.slice(0, MIN_KEY_BODY)}`)).toBe("svc_pat_");
+    const short = `svc_pat_${BODY.slice(0, MIN_KEY_BODY - 1)}`;
+    expect(refusedWithout(short, () => checkKeyShape(short)).message).toContain(`this one has ${MIN_KEY_BODY - 1}`);
+    expect(checkKeyShape(`mail_test_${"a-b_".repeat(8)}`)).toBe("mail_test_");
+  });
+
   test("a key with only its prefix", () => {
     const err = refusedWithout("mail_live_", () => checkKeyShape("mail_live_"));
     expect(err.message).toContain("mail key (mail_live_)");
@@ -117,6 +124,15 @@ describe("redactKeys", () => {
     expect(out).not.toContain(BODY);
     expect(out).toBe("a svc_live_*** b svc_pat_***, c=mail_live_***;d:mail_test_***");
   });
+  test("masks the whole key, - and _ included, wherever it starts", () => {
+    const key = `svc_live_${"a-b_".repeat(10)}`;
+    expect(redactKeys(`{"authorization":"Bearer ${key}"}`)).toBe('{"authorization":"Bearer svc_live_***"}');
+    expect(redactKeys(`${key}-tail_end`)).toBe("svc_live_***");
+    // A proxy's error page may echo the header URL-encoded, or glued to other word characters.
+    expect(redactKeys(`GET /?h=Bearer%20${key}`)).toBe("GET /?h=Bearer%20svc_live_***");
+    expect(redactKeys(`token_${key}`)).toBe("token_svc_live_***");
+  });
+
   test("leaves other text alone", () => {
     expect(redactKeys("GET /v1/me failed (ECONNRESET)")).toBe("GET /v1/me failed (ECONNRESET)");
   });

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { ApiError, ConflictError } from "../../provider/client";
 import {
-  checkWith, compact, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, openEnum, same, UNKNOWN,
+  checkWith, compact, deleteIgnoringNotFound, detailPaths, diffWith, findOrUndefined, isImport, isUnknown, openEnum,
+  type PropertyChange, ResourceInitError, same, UNKNOWN,
 } from "../../provider/resources/framework";
 import { name, regionKey, text } from "../../provider/resources/rules";
 import { projectInputs } from "../../provider/resources/project";
@@ -25,6 +26,8 @@ describe("checkWith", () => {
   test("valid inputs come back parsed, with defaults and without undefined keys", () => {
     const r = checkWith<Inputs>(schema, { name: "web", description: undefined, ports: [80] });
     expect(r).toEqual({ inputs: { name: "web", replicas: 1, ports: [80] } });
+    // Optional properties left out are absent, not present as undefined (toEqual cannot tell).
+    expect(Object.keys(r.inputs!).sort()).toEqual(["name", "ports", "replicas"]);
   });
 
   test("a failure names the property and the rule", () => {
@@ -79,6 +82,11 @@ describe("checkWith", () => {
     const nameRule = (i: Inputs) => (i.name === "admin" ? [{ property: "name", reason: "name: is reserved" }] : []);
     const r = checkWith<Inputs>(schema, { name: "admin", ports: UNKNOWN }, [portsRule, nameRule]);
     expect(r.failures).toEqual([{ property: "name", reason: "name: is reserved" }]);
+  });
+
+  test("a rule that fails for another reason than a skipped input is not hidden", () => {
+    const broken = (i: Inputs) => (i.ports!.length > 1 ? [] : []);
+    expect(() => checkWith<Inputs>(schema, { name: "a" }, broken)).toThrow(TypeError);
   });
 
   test("open enumerations accept values the provider does not know yet", () => {
@@ -154,6 +162,32 @@ describe("diffWith", () => {
     expect(diffWith({ name: "a" }, { name: "a" }, { update: ["name"] }).detailedDiff).toEqual({});
   });
 
+  test("detailPaths: every index of the longer list, and nothing past it", () => {
+    const out: Record<string, PropertyChange> = {};
+    detailPaths("ports", [80], [80, 443, 8080], false, out);
+    expect(out).toEqual({ "ports[1]": { kind: "add", replace: false }, "ports[2]": { kind: "add", replace: false } });
+    const gone: Record<string, PropertyChange> = {};
+    detailPaths("ports", [80, 443], [80], true, gone);
+    expect(gone).toEqual({ "ports[1]": { kind: "delete", replace: true } });
+    // A list become an object (or a scalar) is one update of the whole property.
+    const kind: Record<string, PropertyChange> = {};
+    detailPaths("x", [1], { a: 1 }, false, kind);
+    detailPaths("y", "a", ["a"], false, kind);
+    expect(kind).toEqual({ x: { kind: "update", replace: false }, y: { kind: "update", replace: false } });
+  });
+
+  test("detailPaths: null reads as absent, so set from null is an add and set to null a delete", () => {
+    const out: Record<string, PropertyChange> = {};
+    detailPaths("description", null, "d", false, out);
+    detailPaths("tags", { a: "1" }, null, false, out);
+    detailPaths("env", [{ v: null }], [{ v: "x" }], true, out);
+    expect(out).toEqual({
+      description: { kind: "add", replace: false },
+      tags: { kind: "delete", replace: false },
+      "env[0].v": { kind: "add", replace: true },
+    });
+  });
+
   test("null and undefined are the same", () => {
     expect(diffWith({ description: null }, { description: undefined }, { update: ["description"] }).changes).toBe(false);
     expect(diffWith({}, { description: null }, { update: ["description"] }).changes).toBe(false);
@@ -167,6 +201,12 @@ describe("same", () => {
     [[1, 2], [1, 2], true], [[1, 2], [2, 1], false], [[1], [1, undefined], false], [[], {}, false],
     [{ a: 1, b: undefined }, { a: 1 }, true], [{ a: 1, b: null }, { a: 1 }, true], [{ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 2 }] } }, true],
     [{ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 3 }] } }, false], [{ a: 1 }, { a: 1, b: 2 }, false], [{}, null, false],
+    // Lists of different lengths, even when the shorter one is a prefix of the longer.
+    [[1, 2], [1], false], [[], [1], false], [[{ a: 1 }], [{ a: 1 }, { a: 1 }], false],
+    // A list is never an object with the same indices, nor a string with the same characters.
+    [[1], { 0: 1 }, false], [["a"], "a", false], [{ a: [1] }, { a: { 0: 1 } }, false],
+    // An object is never a scalar, even an empty one.
+    [{}, 5, false], [{}, true, false],
   ])("same(%j, %j) is %s", (a, b, expected) => {
     expect(same(a, b)).toBe(expected);
     expect(same(b, a)).toBe(expected);
@@ -180,6 +220,39 @@ describe("helpers", () => {
     expect(isUnknown({ a: { b: UNKNOWN } })).toBe(true);
     expect(isUnknown({ a: "b" })).toBe(false);
     expect(isUnknown(null)).toBe(false);
+  });
+
+  test("isUnknown: one unknown anywhere is enough, and empty containers hold none", () => {
+    expect(isUnknown([[1, UNKNOWN]])).toBe(true);
+    expect(isUnknown([1, [2, [3, UNKNOWN]]])).toBe(true);
+    expect(isUnknown({ a: 1, b: UNKNOWN })).toBe(true);
+    expect(isUnknown({ a: [{ b: "x" }, { c: UNKNOWN }] })).toBe(true);
+    expect(isUnknown([])).toBe(false);
+    expect(isUnknown({})).toBe(false);
+    expect(isUnknown([[], {}])).toBe(false);
+    expect(isUnknown([1, [2, 3]])).toBe(false);
+    expect(isUnknown(`${UNKNOWN}x`)).toBe(false);
+    expect(isUnknown(0)).toBe(false);
+  });
+
+  test("isImport: no previous state, or only the engine's __provider", () => {
+    expect(isImport(undefined)).toBe(true);
+    expect(isImport({})).toBe(true);
+    expect(isImport({ __provider: "urn:pulumi:s::p::pulumi:providers:cloudplatform::default" })).toBe(true);
+    expect(isImport({ __provider: "urn:x", name: "web" })).toBe(false);
+    expect(isImport({ name: "web" })).toBe(false);
+  });
+
+  test("ResourceInitError: the message is the reason unless reasons are given; it names itself", () => {
+    const e = new ResourceInitError("deploy failed", "svc_1", { name: "web" });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe("ResourceInitError");
+    expect(e.message).toBe("deploy failed");
+    expect(e.reasons).toEqual(["deploy failed"]);
+    expect(e).toMatchObject({ id: "svc_1", properties: { name: "web" } });
+    expect(String(e)).toBe("ResourceInitError: deploy failed");
+    const two = new ResourceInitError("not healthy", "svc_2", {}, ["build failed", "health check failed"]);
+    expect(two.reasons).toEqual(["build failed", "health check failed"]);
   });
 
   test("findOrUndefined turns 404 into undefined and nothing else", async () => {
