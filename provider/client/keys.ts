@@ -44,5 +44,6 @@ export function checkKeyShape(key: unknown): KeyPrefix {
  * echoed header may be URL-encoded (`Bearer%20svc_live_...`), with no word boundary before the key.
  */
 export function redactKeys(text: string): string {
-  return text.replace(/(svc_live_|svc_pat_|mail_live_|mail_test_)[A-Za-z0-9_-]+/g, "$1***");
+  return text.replace(KEY_IN_TEXT, "$1***");
 }
+const KEY_IN_TEXT = new RegExp(`(${Object.keys(KEY_KINDS).join("|")})[A-Za-z0-9_-]+`, "g");
