@@ -2,7 +2,7 @@
 // CLI against an in-process emulator, each measure beside its baseline from the same run. Printed
 // with its target and N; nothing here is asserted.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -11,6 +11,10 @@ import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
 import { serializedProvider, stateOverhead, type StateEntry } from "../scripts/state-size";
 
 const PROGRAM = join(ROOT, "bench", "programs", "engine");
+const NATIVE_PROGRAM = join(ROOT, "bench", "programs", "native");
+/** The processes P6 measures: Pulumi's dynamic-provider host, and the provider's own plugin. */
+const DYNAMIC_HOST = /cmd\/dynamic-provider/;
+const PLUGIN = /pulumi-resource-cloudplatform/;
 const LIMIT_PER_MINUTE = 300;
 /** V8's young generation capped at 4 MB per semi-space, for P6's second row. */
 const CAPPED_NODE_OPTIONS = "--max-semi-space-size=4";
@@ -61,7 +65,8 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
   const since = (t0: number) => hits.filter((h) => h.t >= t0);
   const stacks: StackHandle[] = [];
   // Every measure runs the package the way users have it: installed under node_modules.
-  const app = installedApp();
+  const app = installedApp(PROGRAM);
+  const nativeApp = installedApp(NATIVE_PROGRAM);
   const stackOf = async (mode: string, config: Record<string, string> = {}, opts: { programDir?: string; env?: Record<string, string> } = {}) => {
     const s = await openStack({
       programDir: opts.programDir ?? app.dir, stackName: `bench-${mode}-${process.pid}-${stacks.length}`,
@@ -111,12 +116,12 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
           await noop.stack.setConfig("tag", { value: `noop${round}` });
           await projects.stack.setConfig("tag", { value: `p1r${round}` });
         }
-        let rss = sampleProviderRss();
+        let rss = sampleProviderRss(DYNAMIC_HOST);
         t0 = Date.now();
         await noop.stack.up();
         noopSeconds = Math.min(noopSeconds, (Date.now() - t0) / 1000);
         noopRss = Math.max(noopRss, await rss());
-        rss = sampleProviderRss();
+        rss = sampleProviderRss(DYNAMIC_HOST);
         t0 = Date.now();
         await projects.stack.up();
         projectSeconds = Math.min(projectSeconds, (Date.now() - t0) / 1000);
@@ -140,11 +145,19 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
       // P6 again with V8's young generation capped for the engine's node processes (the knob the
       // README gives): most of the host's growth under load is that generation doubling.
       const capped = await stackOf("projects", { count: String(N), tag: "p6" }, { env: { NODE_OPTIONS: CAPPED_NODE_OPTIONS } });
-      const rss = sampleProviderRss();
+      const rss = sampleProviderRss(DYNAMIC_HOST);
       await capped.stack.up();
       const cappedRss = await rss();
       add({ id: "P6", what: `RSS of the provider host: N Projects, NODE_OPTIONS=${CAPPED_NODE_OPTIONS}`, value: mb(cappedRss), baseline: "-", ratio: "-", target: "<= 150 MB", n: N, ok: withinRss(cappedRss) });
       await capped.stack.destroy();
+
+      // P6 for the native plugin: the provider's own process, without Pulumi's dynamic runtime.
+      const native = await stackOf("native", { count: String(N), tag: "p6n" }, { programDir: nativeApp.dir });
+      const nativeSample = sampleProviderRss(PLUGIN);
+      await native.stack.up();
+      const nativeRss = await nativeSample();
+      add({ id: "P6", what: "RSS of the native plugin (pulumi-resource-cloudplatform): N Projects", value: mb(nativeRss), baseline: "-", ratio: "-", target: "<= 150 MB", n: N, ok: withinRss(nativeRss) });
+      await native.stack.destroy();
     });
 
     // P3: N creates under 300/min. The create window (first to last create answered) against its
@@ -222,6 +235,7 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
     for (const s of stacks) await s.dispose().catch(() => undefined);
     await emu.close();
     app.dispose();
+    nativeApp.dispose();
   }
   return rows;
 }
@@ -261,10 +275,11 @@ async function exported(s: StackHandle): Promise<StateEntry[]> {
 }
 
 /**
- * Samples `ps` until stopped and keeps the largest RSS (bytes) of a dynamic provider host started
- * by this process (the engine runs `node .../@pulumi/pulumi/cmd/dynamic-provider`).
+ * The peak RSS (bytes) of the processes started by this one whose command line matches `which`:
+ * their high-water mark (VmHWM in /proc), read until stopped, so a short peak between two reads
+ * still counts; `ps`'s current RSS where /proc has none.
  */
-function sampleProviderRss(): () => Promise<number> {
+function sampleProviderRss(which: RegExp): () => Promise<number> {
   let stopped = false;
   let max = 0;
   const loop = (async () => {
@@ -279,7 +294,7 @@ function sampleProviderRss(): () => Promise<number> {
         grew = false;
         for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
       }
-      for (const p of procs) if (ours.has(p.pid) && /cmd\/dynamic-provider/.test(p.args)) max = Math.max(max, p.rss);
+      for (const p of procs) if (ours.has(p.pid) && which.test(p.args)) max = Math.max(max, peakRss(p.pid) ?? p.rss);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
@@ -290,16 +305,25 @@ function sampleProviderRss(): () => Promise<number> {
   };
 }
 
+function peakRss(pid: number): number | undefined {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return hwm ? Number(hwm[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The bench program in a fresh folder with this package installed the way npm installs it (its
+ * A bench program in a fresh folder with this package installed the way npm installs it (its
  * published files copied under node_modules); the other dependencies are links to this checkout's.
  */
-function installedApp(): { dir: string; dispose(): void } {
+function installedApp(program: string): { dir: string; dispose(): void } {
   const root = mkdtempSync(join(tmpdir(), "cloudplatform-bench-"));
   const dir = join(root, "app");
   const modules = join(dir, "node_modules");
   mkdirSync(modules, { recursive: true });
-  for (const f of ["Pulumi.yaml", "package.json", "index.ts"]) cpSync(join(PROGRAM, f), join(dir, f));
+  for (const f of ["Pulumi.yaml", "package.json", "index.ts"]) cpSync(join(program, f), join(dir, f));
   const pkg = join(modules, "pulumi-cloudplatform");
   for (const f of ["package.json", "dist/sdk", "dist/provider", "dist/emulator", "bin", "schema.json"]) cpSync(join(ROOT, f), join(pkg, f), { recursive: true });
   // @pulumi/pulumi is copied too: its serializer names a module by resolving the package from

@@ -4,6 +4,9 @@ import { IDENTITY_INPUT } from "./client/idempotency";
 import { resolveConfig } from "./config";
 import { Operations } from "./operations";
 import { ResourceInitError } from "./resources/framework";
+import { servingProcess } from "./serving";
+
+servingProcess();
 
 /** Progress lines of long waits reach the CLI through the engine's log. */
 function log(message: string): void {

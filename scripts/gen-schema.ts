@@ -4,8 +4,10 @@ import { jsonOf, type Json, normalize, pascal } from "./json-schema";
 import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
 import type { ResourceDefinition } from "../provider/resources/framework";
-import { resources } from "../provider/resources";
+import { loadAll, resources } from "../provider/resources";
 import { packageVersion } from "../provider/version";
+
+loadAll();
 
 type TypeSpec = Json;
 

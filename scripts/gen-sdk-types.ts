@@ -3,7 +3,9 @@
 // files then depend on @pulumi/pulumi only. `make schema` writes it; a test fails when it is stale.
 import { article, jsonOf, type Json, normalize, pascal } from "./json-schema";
 import { functions } from "../provider/functions";
-import { resources } from "../provider/resources";
+import { loadAll, resources } from "../provider/resources";
+
+loadAll();
 
 
 class Emitter {

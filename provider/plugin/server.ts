@@ -13,7 +13,7 @@ import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { resolveConfig } from "../config";
 import { functions } from "../functions";
 import { Operations, type OperationOptions } from "../operations";
-import { resources } from "../resources";
+import { loadAll, resources } from "../resources";
 import { UNKNOWN, type ResourceDefinition } from "../resources/framework";
 import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
@@ -26,6 +26,8 @@ interface Served {
   def: ResourceDefinition;
 }
 
+// The plugin serves the whole catalogue.
+loadAll();
 const byToken = new Map<string, Served>(Object.entries(resources).map(([kind, def]) => [def.token, { kind, def }]));
 const functionsByToken = new Map(Object.values(functions).map((f) => [f.token, f]));
 

@@ -1,35 +1,38 @@
-// Every resource the provider serves, by name.
+// Every resource the provider serves, by name. Each module loads on first use, so the dynamic
+// provider host holds only the kinds a program declares (P6 in bench/).
 import type { ResourceDefinition } from "./framework";
-import { Environment } from "./environment";
-import { Project } from "./project";
-import { Service } from "./service";
-import { EnvVar } from "./envVar";
-import { SecretFile } from "./secretFile";
-import { DnsZone } from "./dnsZone";
-import { DnsZoneVerification } from "./dnsZoneVerification";
-import { DnsRecord } from "./dnsRecord";
-import { DnsRecordSet } from "./dnsRecordSet";
-import { MailDomain } from "./mailDomain";
-import { MailDomainVerification } from "./mailDomainVerification";
-import { Suppression } from "./suppression";
-import { Bucket } from "./bucket";
-import { StaticSite } from "./staticSite";
-import { CustomDomain } from "./customDomain";
-import { CustomDomainVerification } from "./customDomainVerification";
-import "./previews";
-// Functions not defined beside a resource register themselves on import.
-import "./serviceFunctions";
-import "./storageFunctions";
 
-export const resources: Record<string, ResourceDefinition> = {
-  Project,
-  Environment,
-  Service,
-  EnvVar,
-  SecretFile,
-  DnsZone, DnsZoneVerification, DnsRecord, DnsRecordSet, MailDomain, MailDomainVerification, Suppression,
-  Bucket,
-  StaticSite,
-  CustomDomain,
-  CustomDomainVerification,
-};
+const modules = {
+  Project: () => require("./project").Project,
+  Environment: () => require("./environment").Environment,
+  Service: () => require("./service").Service,
+  EnvVar: () => require("./envVar").EnvVar,
+  SecretFile: () => require("./secretFile").SecretFile,
+  DnsZone: () => require("./dnsZone").DnsZone,
+  DnsZoneVerification: () => require("./dnsZoneVerification").DnsZoneVerification,
+  DnsRecord: () => require("./dnsRecord").DnsRecord,
+  DnsRecordSet: () => require("./dnsRecordSet").DnsRecordSet,
+  MailDomain: () => require("./mailDomain").MailDomain,
+  MailDomainVerification: () => require("./mailDomainVerification").MailDomainVerification,
+  Suppression: () => require("./suppression").Suppression,
+  Bucket: () => require("./bucket").Bucket,
+  StaticSite: () => require("./staticSite").StaticSite,
+  CustomDomain: () => require("./customDomain").CustomDomain,
+  CustomDomainVerification: () => require("./customDomainVerification").CustomDomainVerification,
+} satisfies Record<string, () => ResourceDefinition>;
+
+export const resources: Record<string, ResourceDefinition> = {};
+for (const [kind, load] of Object.entries(modules)) {
+  Object.defineProperty(resources, kind, { enumerable: true, get: load });
+}
+
+/**
+ * Loads every module, which also registers every function in `functions` (the plugin's Invoke and
+ * the schema need the whole catalogue; a dynamic resource needs only its own kind).
+ */
+export function loadAll(): void {
+  for (const load of Object.values(modules)) load();
+  require("./previews");
+  require("./serviceFunctions");
+  require("./storageFunctions");
+}

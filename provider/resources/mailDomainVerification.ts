@@ -100,7 +100,8 @@ async function waitVerified(ctx: Context, inputs: MailDomainVerificationInputs):
         progress: `mail domain ${detail.domain.name}: ${status}${detail.propagating ? " (records published, still propagating)" : ""}; waiting for ${waiting.join(", ") || "the next check"}`,
       };
     },
-    { timeoutMs, log: (m) => ctx.log(m) },
+    // The records were written a moment ago (by VerifiedMailDomain, or just before): not visible yet.
+    { timeoutMs, waitFirst: true, log: (m) => ctx.log(m) },
   );
   const outs = toOutputs(d, ws, inputs.domainId, inputs.timeout ?? null);
   if (d.domain.status === "VERIFIED") {

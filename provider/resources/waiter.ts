@@ -1,6 +1,5 @@
 // Waiting on the platform: durations such as "90s" or "15m", and a poller with capped, jittered
 // exponential backoff that never sleeps past its deadline.
-import { jitteredDelay } from "../client";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -33,32 +32,39 @@ export interface BackoffPolicy {
   initialMs: number;
   maxMs: number;
   factor: number;
+  /** The random share of each delay (0 to 1); the client's backoff uses half. */
+  jitter?: number;
 }
 /**
- * The verifications' polls (one DNS re-check each): capped at 3 s, so a record that has become
- * visible is seen about a second later, while the jittered waits (1.5 to 3 s) keep the rate near
- * 0.45 requests a second (bench P4).
+ * The verifications' polls (one DNS re-check each), every 2.0 to 2.4 s: a record that has become
+ * visible is seen about a second later on average, at 0.45 requests a second (bench P4). Equal
+ * steps: a growing backoff would ask more often early and see late records later.
  */
-export const DEFAULT_POLL: BackoffPolicy = { initialMs: 2000, maxMs: 3000, factor: 1.5 };
+export const DEFAULT_POLL: BackoffPolicy = { initialMs: 2400, maxMs: 2400, factor: 1, jitter: 0.15 };
 
-/** The n-th delay (0-based), with the client's capped, jittered backoff. */
+/** The n-th delay (0-based): capped exponential growth, the top `jitter` share of it random. */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_POLL, random = Math.random): number {
-  return jitteredDelay(attempt, policy.initialMs, policy.maxMs, policy.factor, random);
+  const ceiling = Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, attempt));
+  const jitter = policy.jitter ?? 0.5;
+  return ceiling * (1 - jitter) + random() * ceiling * jitter;
 }
 
 export type PollOutcome<T> = { done: true; value: T } | { done: false; value: T; progress?: string };
 
 /**
  * Calls `step` until it reports done or the deadline passes; a last call is made at the deadline.
- * Returns `{ value, timedOut }` with the last value seen.
+ * Returns `{ value, timedOut }` with the last value seen. `waitFirst` sleeps one interval before the
+ * first call, for a check that cannot pass yet (records written a moment ago).
  */
 export async function pollUntil<T>(
   step: () => Promise<PollOutcome<T>>,
-  opts: { timeoutMs: number; policy?: BackoffPolicy; log?: (m: string) => void; sleep?: (ms: number) => Promise<void> },
+  opts: { timeoutMs: number; policy?: BackoffPolicy; waitFirst?: boolean; log?: (m: string) => void; sleep?: (ms: number) => Promise<void> },
 ): Promise<{ value: T; timedOut: boolean }> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const deadline = Date.now() + opts.timeoutMs;
-  for (let attempt = 0; ; attempt++) {
+  const first = opts.waitFirst ? 1 : 0;
+  if (first) await sleep(Math.min(backoffDelay(0, opts.policy), opts.timeoutMs));
+  for (let attempt = first; ; attempt++) {
     const out = await step();
     if (out.done) return { value: out.value, timedOut: false };
     const left = deadline - Date.now();

@@ -80,6 +80,37 @@ describe("pollUntil on a fake clock", () => {
     expect(waits).toHaveLength(1);
   });
 
+  test("the default policy asks every 2.04 to 2.4 s, never sooner or later", async () => {
+    const { waits, sleep } = clock();
+    let n = 0;
+    await pollUntil(async () => ({ done: ++n === 40, value: n }), { timeoutMs: 600_000, sleep });
+    expect(waits).toHaveLength(39);
+    for (const w of waits) {
+      expect(w).toBeGreaterThanOrEqual(2_040);
+      expect(w).toBeLessThanOrEqual(2_400);
+    }
+    // At most one request every 2.04 s: under bench P4's 0.5 a second.
+    expect(waits.length / (waits.reduce((a, b) => a + b, 0) / 1000)).toBeLessThan(0.5);
+  });
+
+  test("waitFirst sleeps one interval before the first check, and still ends at the deadline", async () => {
+    const { waits, sleep } = clock();
+    const checks: number[] = [];
+    const out = await pollUntil(async () => {
+      checks.push(Date.now() - T0);
+      return { done: checks.length === 2, value: checks.length };
+    }, { timeoutMs: 60_000, waitFirst: true, sleep });
+    expect(out).toEqual({ value: 2, timedOut: false });
+    expect(waits).toHaveLength(2);
+    expect(checks[0]).toBeCloseTo(waits[0], 0);
+    expect(checks[0]).toBeGreaterThanOrEqual(2_040);
+
+    const short = clock();
+    const late = await pollUntil(async () => ({ done: false, value: "pending" }), { timeoutMs: 1_000, waitFirst: true, sleep: short.sleep });
+    expect(late).toEqual({ value: "pending", timedOut: true });
+    expect(short.waits).toEqual([1_000]);
+  });
+
   test("a check that ends past the deadline is the last", async () => {
     const { waits, sleep } = clock();
     let n = 0;
