@@ -10,7 +10,9 @@ import {
   findRecord, listRecords, normaliseRecord, recordBody, recordFailures, recordFields, recordKey, recordOutputFields, recordSpec,
   type RecordSpec, recordView, zoneNameOf,
 } from "./dnsRecord";
-import { type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isUnknown, ResourceInitError } from "./framework";
+import {
+  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown, ResourceInitError,
+} from "./framework";
 import { id } from "./rules";
 
 // ---- schemas ----
@@ -77,6 +79,7 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
 
   // ---- read ----
   async read(ctx, id, olds) {
+    if (isImport(olds)) return adopt(ctx, id);
     const live = await findOrUndefined(() => listRecords(ctx, olds.zoneId));
     if (!live) return {};
     const byId = new Map(live.map((r) => [r.id, r]));
@@ -163,6 +166,26 @@ export function matchRecords(desired: Desired[], current: ManagedRecord[]) {
     } else create.push(d);
   }
   return { keep, edit, create, remove: [...free] };
+}
+
+// ---- import ----
+/**
+ * An import names the records the set takes over: `<zoneId>/<recordId>,<recordId>…`. A set's own
+ * id (`<zoneId>/records-<hex>`) does not say which records it owns, so it cannot be imported.
+ */
+async function adopt(ctx: Context, id: string) {
+  const slash = id.indexOf("/");
+  const zoneId = id.slice(0, slash);
+  const ids = [...new Set(id.slice(slash + 1).split(",").map((s) => s.trim()).filter(Boolean))];
+  if (slash <= 0 || !ids.length || /^records-[0-9a-f]{8}$/.test(ids[0])) {
+    throw new Error(`DnsRecordSet import id '${id}': name the zone and the records the set takes over, as <zoneId>/<recordId>,<recordId>...`);
+  }
+  const zoneName = await zoneNameOf(ctx, zoneId);
+  const live = new Map((await listRecords(ctx, zoneId)).map((r) => [r.id, r]));
+  const missing = ids.filter((r) => !live.has(r));
+  if (missing.length) throw new Error(`DnsRecordSet import id '${id}': zone ${zoneName} has no record ${missing.join(", ")}`);
+  const records = ids.map((r) => toManaged(live.get(r)!, zoneName));
+  return { id, props: { zoneId, zoneName, records }, inputs: { zoneId, records: records.map(recordSpec) } };
 }
 
 // ---- calls ----

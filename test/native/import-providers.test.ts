@@ -1,6 +1,7 @@
 // What dynamic resources cannot do, through the native plugin and the real CLI: two explicit
 // providers for two workspaces, the `import` option with no diff afterwards, `get`, an invoke,
-// and `pulumi import` adopting an object made through the API, with program code that compiles.
+// and `pulumi import` adopting objects made through the API (a project, a DNS record set), with
+// program code that compiles.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +28,10 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
     name: "legacy", type: "WEB", image: "nginx:1.27", envVars: [{ key: "MODE", value: "production" }],
   });
   const loner = await api.create<any>(`/v1/workspaces/${ws}/projects`, { name: "loner", description: "made by hand" });
+  const zone = await api.create<any>(`/v1/workspaces/${ws}/dns-zones`, { name: "legacy.test" });
+  const www = await api.create<any>(`/v1/dns-zones/${zone.id}/records`, { name: "www", type: "CNAME", content: "app.example.com" });
+  const mx = await api.create<any>(`/v1/dns-zones/${zone.id}/records`, { name: "@", type: "MX", content: "mx.example.com", priority: 10 });
+  const kept = await api.create<any>(`/v1/dns-zones/${zone.id}/records`, { name: "@", type: "TXT", content: "not in the set" });
 
   const s = await testStack(emu, "native-import", {
     keyA: { value: emu.apiKey, secret: true },
@@ -66,8 +71,17 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
       const text = readFileSync(code, "utf8");
       expect(text).toContain('from "pulumi-cloudplatform/native"');
       expect(text).toMatch(/new cloudplatform\.Project\("loner", \{[^}]*description: "made by hand"/s);
+      // a record set is imported by the records it takes over: <zoneId>/<recordId>,<recordId>
+      const setCode = join(codeDir, "records.ts");
+      const set = await run(["import", "cloudplatform:index:DnsRecordSet", "legacy-records", `${zone.id}/${www.id},${mx.id}`, "--yes", "--stack", s.stack.name, "--protect=false", "--out", setCode]);
+      expect(set.stdout).toMatch(/= 1 imported/);
+      const setText = readFileSync(setCode, "utf8");
+      expect(setText).toMatch(/new cloudplatform\.DnsRecordSet\("legacy-records", \{/);
+      expect(setText).toMatch(/content: "app\.example\.com",\s+name: "www",\s+ttl: 3600,\s+type: "CNAME"/);
+      expect(setText).toMatch(/content: "mx\.example\.com",\s+name: "@",\s+priority: 10,\s+ttl: 3600,\s+type: "MX"/);
+      expect(setText).not.toContain("not in the set");
       execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), [
-        "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", code,
+        "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", code, setCode,
       ], { cwd: ROOT, stdio: "pipe" });
     } finally {
       rmSync(codeDir, { recursive: true, force: true });
@@ -79,9 +93,12 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
 
     // destroy removes everything the stack manages, the adopted objects included
     const destroyed = await s.stack.destroy();
-    expect(destroyed.summary.resourceChanges).toEqual({ delete: 7, discard: 1 });
+    expect(destroyed.summary.resourceChanges).toEqual({ delete: 8, discard: 1 });
     await expect(api.get(`/v1/services/${svc.id}`)).rejects.toMatchObject({ status: 404 });
     await expect(api.get(`/v1/projects/${loner.id}`)).rejects.toMatchObject({ status: 404 });
+    // the set's records went with it; the zone's other record did not
+    expect((await api.list<any>(`/v1/dns-zones/${zone.id}/records`)).filter((r) => r.origin === "USER").map((r) => r.id)).toEqual([kept.id]);
+    await api.delete(`/v1/dns-zones/${zone.id}`);
     await api.delete(`/v1/projects/${project.id}`);
     expect(await emu.leftovers()).toEqual({});
   } finally {

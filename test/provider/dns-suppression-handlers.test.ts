@@ -58,6 +58,32 @@ test("DnsRecordSet: delete removes exactly the records it made, and the zone's o
   await expect(DnsRecordSet.delete!(ctx, set.id, set.outs)).resolves.toBeUndefined();
 });
 
+test("DnsRecordSet: import takes over exactly the records its id names; other ids are refused, naming the form", async () => {
+  const a = await ctx.client.create<any>(`/v1/dns-zones/${zoneId}/records`, { name: "www", type: "CNAME", content: "app.example.com" });
+  const b = await ctx.client.create<any>(`/v1/dns-zones/${zoneId}/records`, { name: "@", type: "MX", content: "mx.example.com", priority: 10 });
+  const outside = await ctx.client.create<any>(`/v1/dns-zones/${zoneId}/records`, { name: "@", type: "TXT", content: "not ours" });
+
+  const id = `${zoneId}/${b.id},${a.id}`;
+  const imported = (await DnsRecordSet.read!(ctx, id, {} as any)) as { id: string; props: any; inputs: any };
+  expect(imported.id).toBe(id);
+  expect(imported.props.records.map((r: any) => [r.id, r.type, r.name, r.content])).toEqual([
+    [b.id, "MX", "@", "mx.example.com"], [a.id, "CNAME", "www", "app.example.com"],
+  ]);
+  expect(imported.inputs).toEqual({ zoneId, records: imported.props.records.map(({ name, type, content, ttl, priority }: any) => ({ name, type, content, ttl, ...(priority === null ? {} : { priority }) })) });
+  // The program that declares the same records shows no change; the next read follows the records.
+  expect(plainDiff(await DnsRecordSet.diff!(id, imported.props as any, imported.inputs as any))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: undefined });
+  expect(await DnsRecordSet.read!(ctx, id, imported.props as any)).toEqual(imported);
+
+  await DnsRecordSet.delete!(ctx, id, imported.props as any);
+  expect((await zoneRecords()).map((r) => r.id)).toEqual([outside.id]);
+
+  const form = /name the zone and the records the set takes over, as <zoneId>\/<recordId>,<recordId>\.\.\./;
+  await expect(DnsRecordSet.read!(ctx, `${zoneId}/records-0a1b2c3d`, {} as any)).rejects.toThrow(form);
+  await expect(DnsRecordSet.read!(ctx, zoneId, {} as any)).rejects.toThrow(form);
+  await expect(DnsRecordSet.read!(ctx, `${zoneId}/`, {} as any)).rejects.toThrow(form);
+  await expect(DnsRecordSet.read!(ctx, `${zoneId}/${outside.id},rec_gone`, {} as any)).rejects.toThrow(`zone handlers.test has no record rec_gone`);
+});
+
 test("Suppression: reason refused at check; create, read, diff, delete; a complaint cannot be deleted and says what to do", async () => {
   expect(await Suppression.check!({}, { address: "a@example.com", reason: "manual" })).toEqual({
     failures: [{ property: "reason", reason: expect.stringContaining("reason: is never accepted") }],
