@@ -68,7 +68,9 @@ function parseField(part: string, f: Field): Set<number> {
       lo = f.min;
       hi = f.name === "day of week" ? 6 : f.max;
     } else if (range.includes("-")) {
-      const [a, b] = range.split("-");
+      const ends = range.split("-");
+      if (ends.length !== 2) throw new Error(`${f.name} field: range ${range} must have two ends, such as 1-5`);
+      const [a, b] = ends;
       lo = value(a);
       hi = value(b);
       if (lo > hi) throw new Error(`${f.name} field: range ${range} runs backwards`);

@@ -64,6 +64,7 @@ export function cronProblem(expr: string): string | undefined {
       if (step !== undefined && (!/^\d+$/.test(step) || Number(step) < 1)) return `${f.name} field: step '${step}' must be a positive number`;
       if (range === "*" || range === "?") continue;
       const ends = range.includes("-") ? range.split("-") : [range];
+      if (ends.length > 2) return `${f.name} field: range ${range} must have two ends, such as 1-5`;
       const nums = ends.map(value);
       const bad = nums.find((n) => typeof n === "string");
       if (bad !== undefined) return bad as string;

@@ -5,7 +5,7 @@ import { Agent, type Dispatcher, MockAgent } from "undici";
 import {
   ApiError, AuthenticationError, BadRequestError, CloudPlatformClient, CloudPlatformError, ConflictError, ConnectionError,
   InternalServerError, isNotFound, isValidationError, NotFoundError, PayloadTooLargeError, PermissionDeniedError,
-  RateLimitError, ResponseValidationError, UnprocessableEntityError,
+  ConfigurationError, InvalidApiKeyError, RateLimitError, ResponseValidationError, UnprocessableEntityError,
 } from "../../provider/client";
 import { V1Environment, V1Project, V1Workspace } from "../../provider/api/projects";
 import { emulator, type TestEmulator } from "../support/emulator";
@@ -310,6 +310,19 @@ describe("errors built directly", () => {
     expect(isValidationError(ApiError.from(init(409)))).toBe(false);
     expect(isValidationError(new Error("x"))).toBe(false);
     expect(isNotFound(ApiError.from(init(410)))).toBe(false);
+  });
+
+  test("each error names its class, as printed in an engine's output", () => {
+    const named: [Error, string][] = [
+      [new CloudPlatformError("x"), "CloudPlatformError"],
+      [new InvalidApiKeyError("x"), "InvalidApiKeyError"],
+      [new ConfigurationError("x"), "ConfigurationError"],
+      [new ResponseValidationError("x"), "ResponseValidationError"],
+    ];
+    for (const [err, name] of named) {
+      expect(err.name).toBe(name);
+      expect(String(err)).toBe(`${name}: x`);
+    }
   });
 
   test("a connection failure after one attempt, without a code", () => {

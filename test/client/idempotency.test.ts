@@ -30,6 +30,12 @@ describe("key derivation", () => {
     expect(new Set([base, ...others]).size).toBe(others.length + 1);
   });
 
+  test("is pinned across releases: a create retried after an upgrade must send the key it sent before", () => {
+    const body = { name: "shop", description: "x" };
+    expect(deriveIdempotencyKey(ID, "POST", "/v1/workspaces/w/projects", body)).toBe("ik1_cdXqUjnXO-VrBfJuNcpv_VyhYldHbbnujg6UGcDEH-8");
+    expect(deriveIdempotencyKey(ID, "post", "/v1/workspaces/w/projects", body, 1)).toBe("ik1_hxE0Raqw1lGuPrExdcP6B1K7lLH2lwSVJlfZI4zaj_0");
+  });
+
   test("a secret changes the key but never appears in it", () => {
     const secret = "s3cr3t-password-value";
     const k1 = deriveIdempotencyKey(ID, "POST", "/p", { name: "db", dbPassword: secret });
@@ -62,6 +68,7 @@ describe("key derivation", () => {
     // A minute of clock skew is allowed.
     expect(isReplay("POST", {}, { createdAt: "2026-01-01T11:59:00.001Z" }, now)).toBe(false);
     expect(isReplay("POST", {}, { createdAt: "2026-01-01T11:58:59.999Z" }, now)).toBe(true);
+    expect(isReplay("POST", {}, { createdAt: "2026-01-01T11:59:00.000Z" }, now)).toBe(false);
   });
 
   test("a replay is told by the platform's header, or for a POST by an old createdAt", () => {

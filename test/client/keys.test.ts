@@ -59,6 +59,7 @@ describe("checkKeyShape", () => {
       const err = refusedWithout(key, () => checkKeyShape(key));
       expect(err.message).toMatch(/does not have the shape of a platform key/);
       for (const p of Object.keys(KEY_KINDS)) expect(err.message).toContain(p);
+      expect(err.message).toContain("expected a svc_live_, svc_pat_, mail_live_, mail_test_ prefix followed by at least 32 letters and digits");
     }
   });
 

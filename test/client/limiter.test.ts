@@ -109,6 +109,15 @@ describe("how it slows and recovers", () => {
     expect(l.rate).toBe(1);
   });
 
+  test("a 429 while paced slows it even when it comes more than 5 s after the last one", () => {
+    const l = limiter();
+    successes(l, 20, 100);
+    pace(l);
+    now += 6_000;
+    l.throttled();
+    expect(l.rate).toBeCloseTo(9, 5);
+  });
+
   test("each success adds a little, and four times less once near the rate the last 429 came at", () => {
     const l = limiter();
     successes(l, 20, 100);
@@ -156,6 +165,20 @@ describe("how far apart it lets requests go", () => {
     now += 5_000;
     expect(await goesWithin(l.acquire(), 0)).toBe(true);
     expect(await goesWithin(l.acquire(), 99)).toBe(false);
+  });
+
+  test("a 429 does not let the next request jump the ones already queued", async () => {
+    const l = limiter();
+    successes(l, 20, 100);
+    pace(l);
+    now += 1_000;
+    void l.acquire();
+    void l.acquire();
+    void l.acquire(); // queued until 200 ms from now; the next slot is at 300 ms
+    l.throttled(); // slows to 9/s
+    const fourth = l.acquire();
+    expect(await goesWithin(fourth, 299)).toBe(false);
+    expect(await goesWithin(fourth, 1)).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@
 // properties it reads are known, so each row is also run with the parent id still unknown.
 import { resources } from "../../provider/resources";
 import { UNKNOWN } from "../../provider/resources/framework";
-import { cronProblem } from "../../provider/resources/rules";
+import { cronProblem, duration } from "../../provider/resources/rules";
 import { parseSchedule } from "../../emulator/models/cron";
 
 interface Row {
@@ -122,6 +122,13 @@ describe("cron: the provider and the emulator agree", () => {
     "0 0 31 12 *", "1-59/2 * * * *", "? * * * ?", "0 0 * * sun",
     "60 * * * *", "0 24 * * *", "0 0 0 * *", "0 0 32 * *", "0 0 * 13 *", "0 0 * 0 *", "0 0 * * 8", "*/0 * * * *",
     "5-2 * * * *", "a * * * *", "0 0 * FOO *", "1,,2 * * * *", "* * * *", "* * * * * *", "@hourly", "",
+    // spacing: surrounding and repeated blanks are fine
+    "  0 0 * * *  ", "0  0\t* * *",
+    // numbers are whole fields: no letters before or after the digits, in values and steps
+    "1a * * * *", "a1 * * * *", "*/1a * * * *", "*/a1 * * * *", "*/1 * * * *",
+    // ranges: equal ends run forwards; names mix with numbers (JAN is 1, SUN is 0); two ends only
+    "5-5 * * * *", "0 0 1 1-JAN *", "0 0 1 FEB-1 *", "0 0 * * MON-1", "0 0 * * 2-MON", "0 0 * * SUN-0",
+    "1-2-3 * * * *", "3-2-1 * * * *",
   ];
   test.each(EXPRESSIONS)("'%s'", (expr) => {
     let emulatorError: string | undefined;
@@ -131,5 +138,30 @@ describe("cron: the provider and the emulator agree", () => {
       emulatorError = (err as Error).message;
     }
     expect(cronProblem(expr) === undefined).toBe(emulatorError === undefined);
+  });
+});
+
+describe("cron messages name the field and the rule", () => {
+  test.each([
+    ["a * * * *", "minute field: 'a' is not a number"],
+    ["0 0 1 FOO *", "month field: 'FOO' is not a number or a name such as JAN"],
+    ["0 0 * * XYZ", "day of week field: 'XYZ' is not a number or a name such as SUN"],
+    ["1,,2 * * * *", "minute field: empty list item in '1,,2'"],
+    ["0 3-2-1 * * *", "hour field: range 3-2-1 must have two ends, such as 1-5"],
+  ])("'%s'", (expr, message) => {
+    expect(cronProblem(expr)).toBe(message);
+  });
+});
+
+describe("a wait limit input", () => {
+  const timeout = duration("How long to wait.");
+  test("takes the waiter's forms and refuses anything else, saying which forms", () => {
+    for (const ok of ["90s", "15m", "1h30m", "500ms", "30"]) expect(timeout.safeParse(ok).success).toBe(true);
+    for (const bad of ["soon", "0s", "-5m", ""]) {
+      const r = timeout.safeParse(bad);
+      expect(r.success).toBe(false);
+      expect(r.error?.issues.map((i) => i.message)).toEqual(['must be a duration such as "90s", "15m" or "1h30m"']);
+    }
+    expect(timeout.safeParse(90).error?.issues.map((i) => i.message)).toEqual(['must be a duration such as "90s" or "15m"']);
   });
 });

@@ -10,10 +10,12 @@ describe("parseDuration", () => {
     expect(parseDuration(" 45s ")).toBe(45_000);
     expect(parseDuration("2.5")).toBe(2_500);
     expect(parseDuration(12)).toBe(12_000);
+    expect(parseDuration("2.55")).toBe(2_550);
+    expect(parseDuration("1.25s")).toBe(1_250);
   });
 
   test("anything else is refused, naming the setting and the accepted forms", () => {
-    for (const bad of ["90s later", "later 90s", "90x", "90 s", "s", "", "1h 30m", "-5s"]) {
+    for (const bad of ["90s later", "later 90s", "90x", "90 s", "s", "", "1h 30m", "-5s", "x5", "5x"]) {
       expect(() => parseDuration(bad, "verifyTimeout")).toThrow(`verifyTimeout: '${bad}' is not a duration; use forms such as "90s", "15m" or "1h30m"`);
     }
   });
@@ -109,6 +111,17 @@ describe("pollUntil on a fake clock", () => {
     const late = await pollUntil(async () => ({ done: false, value: "pending" }), { timeoutMs: 1_000, waitFirst: true, sleep: short.sleep });
     expect(late).toEqual({ value: "pending", timedOut: true });
     expect(short.waits).toEqual([1_000]);
+  });
+
+  test("without an injected sleep it waits on timers between checks, and a progress text needs no log", async () => {
+    let n = 0;
+    const done = pollUntil(async () => (++n >= 2 ? { done: true, value: n } : { done: false, value: n, progress: "pending" }), {
+      timeoutMs: 60_000, policy: { initialMs: 1_000, maxMs: 1_000, factor: 1 },
+    });
+    await jest.advanceTimersByTimeAsync(499); // the jittered wait is 500 to 1000 ms
+    expect(n).toBe(1);
+    await jest.advanceTimersByTimeAsync(501);
+    await expect(done).resolves.toEqual({ value: 2, timedOut: false });
   });
 
   test("a check that ends past the deadline is the last", async () => {
