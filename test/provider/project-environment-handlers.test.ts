@@ -75,3 +75,25 @@ test("Environment.delete removes that environment alone; its project stays", asy
   expect(project.environments.map((e: any) => e.id)).toEqual([b.id]);
   await expect(ctx.client.get(`/v1/environments/${a.id}`)).rejects.toMatchObject({ status: 404 });
 });
+
+test("Project: update sends each changed text, clears one left out with null, and read returns them as outputs and inputs", async () => {
+  const created = await Project.create(ctx, { name: "shop", displayName: "Shop", description: "d" });
+  expect(created.outs).toMatchObject({ displayName: "Shop", description: "d", pausedAt: null });
+  expect(typeof created.outs.createdAt).toBe("string");
+  expect(typeof created.outs.updatedAt).toBe("string");
+  expect(await Project.read!(ctx, created.id, created.outs)).toMatchObject({
+    props: { name: "shop", displayName: "Shop", description: "d" },
+    inputs: { name: "shop", displayName: "Shop", description: "d" },
+  });
+
+  const renamed = await Project.update!(ctx, created.id, created.outs, { name: "shop", displayName: "Shop 2", description: "d" });
+  expect(renamed.outs).toMatchObject({ name: "shop", displayName: "Shop 2", description: "d" });
+  const rewritten = await Project.update!(ctx, created.id, renamed.outs, { name: "shop", displayName: "Shop 2", description: "e" });
+  expect(rewritten.outs).toMatchObject({ displayName: "Shop 2", description: "e" });
+
+  const cleared = await Project.update!(ctx, created.id, rewritten.outs, { name: "shop" });
+  expect(cleared.outs).toMatchObject({ displayName: null, description: null });
+  const read = await Project.read!(ctx, created.id, cleared.outs);
+  expect(read.inputs).toEqual({ name: "shop" });
+  expect(read.props).toMatchObject({ displayName: null, description: null });
+});
