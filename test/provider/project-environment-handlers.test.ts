@@ -4,6 +4,7 @@ import { Environment } from "../../provider/resources/environment";
 import type { Context } from "../../provider/resources/framework";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { Project } from "../../provider/resources/project";
+import { inOperation, type OperationScope } from "../../provider/client";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -96,4 +97,19 @@ test("Project: update sends each changed text, clears one left out with null, an
   const read = await Project.read!(ctx, created.id, cleared.outs);
   expect(read.inputs).toEqual({ name: "shop" });
   expect(read.props).toMatchObject({ displayName: null, description: null });
+});
+
+test("Project: a create retried by a later run answers with the project it made, or makes a fresh one once that is gone", async () => {
+  const run = () => {
+    const scope: OperationScope = { identity: "shop/dev/cloudplatform:index:Project/app" };
+    return inOperation(scope, async () => ({ made: await Project.create(ctx, { name: "app" }), scope }));
+  };
+  const first = await run();
+  expect(first.scope.created?.id).toBe(first.made.id);
+  const again = await run();
+  expect(again.made.id).toBe(first.made.id);
+  await Project.delete!(ctx, first.made.id, first.made.outs);
+  const fresh = await run();
+  expect(fresh.made.id).not.toBe(first.made.id);
+  expect(await Project.read!(ctx, fresh.made.id, fresh.made.outs)).toMatchObject({ id: fresh.made.id });
 });
