@@ -4,6 +4,7 @@ import { Environment } from "../../provider/resources/environment";
 import type { Context } from "../../provider/resources/framework";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { Project } from "../../provider/resources/project";
+import { inOperation, type OperationScope } from "../../provider/client";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -74,4 +75,41 @@ test("Environment.delete removes that environment alone; its project stays", asy
   const project = await ctx.client.get<any>(`/v1/projects/${p.id}`);
   expect(project.environments.map((e: any) => e.id)).toEqual([b.id]);
   await expect(ctx.client.get(`/v1/environments/${a.id}`)).rejects.toMatchObject({ status: 404 });
+});
+
+test("Project: update sends each changed text, clears one left out with null, and read returns them as outputs and inputs", async () => {
+  const created = await Project.create(ctx, { name: "shop", displayName: "Shop", description: "d" });
+  expect(created.outs).toMatchObject({ displayName: "Shop", description: "d", pausedAt: null });
+  expect(typeof created.outs.createdAt).toBe("string");
+  expect(typeof created.outs.updatedAt).toBe("string");
+  expect(await Project.read!(ctx, created.id, created.outs)).toMatchObject({
+    props: { name: "shop", displayName: "Shop", description: "d" },
+    inputs: { name: "shop", displayName: "Shop", description: "d" },
+  });
+
+  const renamed = await Project.update!(ctx, created.id, created.outs, { name: "shop", displayName: "Shop 2", description: "d" });
+  expect(renamed.outs).toMatchObject({ name: "shop", displayName: "Shop 2", description: "d" });
+  const rewritten = await Project.update!(ctx, created.id, renamed.outs, { name: "shop", displayName: "Shop 2", description: "e" });
+  expect(rewritten.outs).toMatchObject({ displayName: "Shop 2", description: "e" });
+
+  const cleared = await Project.update!(ctx, created.id, rewritten.outs, { name: "shop" });
+  expect(cleared.outs).toMatchObject({ displayName: null, description: null });
+  const read = await Project.read!(ctx, created.id, cleared.outs);
+  expect(read.inputs).toEqual({ name: "shop" });
+  expect(read.props).toMatchObject({ displayName: null, description: null });
+});
+
+test("Project: a create retried by a later run answers with the project it made, or makes a fresh one once that is gone", async () => {
+  const run = () => {
+    const scope: OperationScope = { identity: "shop/dev/cloudplatform:index:Project/app" };
+    return inOperation(scope, async () => ({ made: await Project.create(ctx, { name: "app" }), scope }));
+  };
+  const first = await run();
+  expect(first.scope.created?.id).toBe(first.made.id);
+  const again = await run();
+  expect(again.made.id).toBe(first.made.id);
+  await Project.delete!(ctx, first.made.id, first.made.outs);
+  const fresh = await run();
+  expect(fresh.made.id).not.toBe(first.made.id);
+  expect(await Project.read!(ctx, fresh.made.id, fresh.made.outs)).toMatchObject({ id: fresh.made.id });
 });

@@ -1,0 +1,107 @@
+// Every input of Project, Service, EnvVar and DnsRecord, changed alone: it either updates in place
+// or replaces, as its documentation says ("Changing it replaces ..."), and no input is left out of
+// the diff. An input left unset keeps the platform's choice only where the platform has a default.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DnsRecord } from "../../provider/resources/dnsRecord";
+import { EnvVar } from "../../provider/resources/envVar";
+import { Project } from "../../provider/resources/project";
+import { Service } from "../../provider/resources/service";
+
+type Props = Record<string, unknown>;
+const schema = JSON.parse(readFileSync(join(__dirname, "../../schema.json"), "utf8"));
+const inputNames = (token: string): string[] => Object.keys(schema.resources[token].inputProperties).sort();
+
+/** Another value of the same kind. */
+function changed(v: unknown): unknown {
+  if (typeof v === "boolean") return !v;
+  if (typeof v === "number") return v + 1;
+  if (Array.isArray(v)) return [...v, v[0]];
+  return `${v}-2`;
+}
+
+async function classify(diff: (olds: Props, news: Props) => Promise<{ changes?: boolean; replaces?: string[] }>, olds: Props, news: Props) {
+  const d = await diff(olds, news);
+  if (!d.changes) return "none";
+  return d.replaces?.length ? `replace ${d.replaces.join(",")}` : "update";
+}
+
+interface Table {
+  token: string;
+  diff: (olds: Props, news: Props) => Promise<{ changes?: boolean; replaces?: string[] }>;
+  olds: Props;
+  replace: string[];
+  /** Inputs whose absence means "the platform's default": leaving them out is no change. */
+  defaulted: string[];
+}
+
+const SERVICE_REPLACE = ["environmentId", "type", "region", "tier", "subdomain", "dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"];
+const TABLES: Table[] = [
+  {
+    token: "cloudplatform:index:Project",
+    diff: async (o, n) => Project.diff!("p", o as any, n as any),
+    olds: { name: "shop", displayName: "Shop", description: "d", region: "af-west-1", workspaceId: "w1" },
+    replace: ["region", "workspaceId"],
+    defaulted: ["region", "workspaceId"],
+  },
+  {
+    token: "cloudplatform:index:Service",
+    diff: async (o, n) => Service.diff!("s", o as any, n as any),
+    olds: {
+      environmentId: "e1", name: "web", type: "WEB", region: "af-west-1", tier: "STARTER", subdomain: "shop",
+      sourceType: "CONTAINER_IMAGE", image: "nginx:1", imageCommand: "run", repoFullName: "o/r", installationId: "i1", gitUrl: "https://g.test/r.git", branch: "main",
+      buildCommand: "b", startCommand: "s", runtimeVersion: "20", rootDir: "app", healthCheckPath: "/h", port: 8080, monorepoStrategy: "ISOLATED",
+      staticOutputDir: "dist", staticSpa: false, watchPaths: ["src"],
+      envVars: [{ key: "A", value: "1", scope: "ALL", secret: false }], secretFiles: [{ path: "/a", content: "x" }],
+      schedule: "0 * * * *", command: "job", suspended: false, cronSuspended: false, previewsEnabled: false, waitForDeploy: true, redeployOnChange: false, timeout: "10m",
+      dbName: "app", dbUser: "app", dbPassword: "p".repeat(16), connectionEnvName: "DATABASE_URL", injectConnectionUrl: true,
+    },
+    // connectionEnvName and injectConnectionUrl are set at create only (no route changes them).
+    replace: SERVICE_REPLACE,
+    defaulted: [
+      "region", "tier", "subdomain", "sourceType", "imageCommand", "installationId", "branch", "buildCommand", "startCommand", "runtimeVersion", "rootDir",
+      "healthCheckPath", "port", "monorepoStrategy", "staticOutputDir", "staticSpa", "watchPaths", "command", "suspended", "cronSuspended",
+      "previewsEnabled", "waitForDeploy", "redeployOnChange", "timeout", "dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl",
+    ],
+  },
+  {
+    token: "cloudplatform:index:EnvVar",
+    diff: async (o, n) => EnvVar.diff!("s/A", o as any, n as any),
+    olds: { serviceId: "s1", key: "A", value: "1", scope: "ALL", secret: false },
+    replace: ["serviceId", "key"],
+    defaulted: [],
+  },
+  {
+    token: "cloudplatform:index:DnsRecord",
+    diff: async (o, n) => DnsRecord.diff!("r", { ...o, zoneName: "example.com" } as any, n as any),
+    olds: { zoneId: "z1", name: "mail", type: "MX", content: "mx.example.net", ttl: 3600, priority: 10 },
+    replace: ["zoneId"],
+    defaulted: ["ttl", "priority"],
+  },
+];
+
+describe.each(TABLES)("$token", (t) => {
+  test("the table covers every input", () => {
+    expect(Object.keys(t.olds).sort()).toEqual(inputNames(t.token));
+  });
+
+  test("the same inputs are no change", async () => {
+    expect(await classify(t.diff, t.olds, { ...t.olds })).toBe("none");
+  });
+
+  test.each(inputNames(t.token))("changing %s alone", async (key) => {
+    const news = { ...t.olds, [key]: changed(t.olds[key]) };
+    if (t.token.endsWith("DnsRecord") && key === "type") news.type = "TXT";
+    expect(await classify(t.diff, t.olds, news)).toBe(t.replace.includes(key) ? `replace ${key}` : "update");
+  });
+
+  test.each(inputNames(t.token).filter((k) => !["name", "key", "serviceId", "zoneId", "environmentId", "type", "value", "content"].includes(k)))(
+    "leaving %s out",
+    async (key) => {
+      const { [key]: _dropped, ...news } = t.olds;
+      const expected = t.defaulted.includes(key) ? "none" : t.replace.includes(key) ? `replace ${key}` : "update";
+      expect(await classify(t.diff, t.olds, news)).toBe(expected);
+    },
+  );
+});
+
