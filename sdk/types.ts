@@ -1048,7 +1048,8 @@ export interface ServiceArgs {
    */
   command?: pulumi.Input<string>;
   /**
-   * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+   * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it
+   * replaces the service.
    */
   connectionEnvName?: pulumi.Input<string>;
   /**
@@ -1094,6 +1095,7 @@ export interface ServiceArgs {
   imageCommand?: pulumi.Input<string>;
   /**
    * Databases: link the connection URL into the environment's other services, read-only there.
+   * Changing it replaces the service.
    */
   injectConnectionUrl?: pulumi.Input<boolean>;
   /**
@@ -1242,7 +1244,8 @@ export interface ServiceState {
    */
   readonly connection: ServiceConnection | null;
   /**
-   * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+   * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it
+   * replaces the service.
    */
   readonly connectionEnvName: string;
   /**
@@ -1300,6 +1303,7 @@ export interface ServiceState {
   readonly imageCommand: string;
   /**
    * Databases: link the connection URL into the environment's other services, read-only there.
+   * Changing it replaces the service.
    */
   readonly injectConnectionUrl: boolean;
   /**

@@ -69,8 +69,8 @@ export const serviceInputs = z.object({
   dbUser: str("Databases: user name. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a user identifier (letters, digits, '_'; at most 63)").optional(),
   dbPassword: str("Databases: password; generated when omitted. Always secret. Changing it replaces the service.")
     .min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
-  connectionEnvName: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must be an env var key").optional().describe("Databases: variable the connection URL is linked in as; default DATABASE_URL."),
-  injectConnectionUrl: z.boolean({ error: "must be a boolean" }).optional().describe("Databases: link the connection URL into the environment's other services, read-only there."),
+  connectionEnvName: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must be an env var key").optional().describe("Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service."),
+  injectConnectionUrl: z.boolean({ error: "must be a boolean" }).optional().describe("Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service."),
   suspended: z.boolean({ error: "must be a boolean" }).optional().describe("Suspend (true) or resume (false) the service."),
   cronSuspended: z.boolean({ error: "must be a boolean" }).optional().describe("CRON only: pause (true) or resume (false) scheduled runs."),
   previewsEnabled: z.boolean({ error: "must be a boolean" }).optional().describe("Open a preview environment for every pull request (true) or not (false)."),

@@ -53,7 +53,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly connection: pulumi.Output<outputs.ServiceConnection>;
     /**
-     * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+     * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
      */
     declare public readonly connectionEnvName: pulumi.Output<string | undefined>;
     /**
@@ -109,7 +109,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public readonly imageCommand: pulumi.Output<string | undefined>;
     /**
-     * Databases: link the connection URL into the environment's other services, read-only there.
+     * Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
      */
     declare public readonly injectConnectionUrl: pulumi.Output<boolean | undefined>;
     /**
@@ -389,7 +389,7 @@ export interface ServiceArgs {
      */
     command?: pulumi.Input<string | undefined>;
     /**
-     * Databases: variable the connection URL is linked in as; default DATABASE_URL.
+     * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
      */
     connectionEnvName?: pulumi.Input<string | undefined>;
     /**
@@ -433,7 +433,7 @@ export interface ServiceArgs {
      */
     imageCommand?: pulumi.Input<string | undefined>;
     /**
-     * Databases: link the connection URL into the environment's other services, read-only there.
+     * Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
      */
     injectConnectionUrl?: pulumi.Input<boolean | undefined>;
     /**

@@ -68,7 +68,7 @@ class ServiceArgs:
         :param pulumi.Input[_builtins.str] branch: Branch to build.
         :param pulumi.Input[_builtins.str] build_command: Build command.
         :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place.
-        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL.
+        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] cron_suspended: CRON only: pause (true) or resume (false) scheduled runs.
         :param pulumi.Input[_builtins.str] db_name: Databases: database name. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service.
@@ -78,7 +78,7 @@ class ServiceArgs:
         :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live.
         :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
         :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default.
-        :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there.
+        :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName.
         :param pulumi.Input[_builtins.str] monorepo_strategy: How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
         :param pulumi.Input[_builtins.int] port: Port the app listens on.
@@ -251,7 +251,7 @@ class ServiceArgs:
     @pulumi.getter(name="connectionEnvName")
     def connection_env_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Databases: variable the connection URL is linked in as; default DATABASE_URL.
+        Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
         """
         return pulumi.get(self, "connection_env_name")
 
@@ -371,7 +371,7 @@ class ServiceArgs:
     @pulumi.getter(name="injectConnectionUrl")
     def inject_connection_url(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Databases: link the connection URL into the environment's other services, read-only there.
+        Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
         """
         return pulumi.get(self, "inject_connection_url")
 
@@ -685,7 +685,7 @@ class Service(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] branch: Branch to build.
         :param pulumi.Input[_builtins.str] build_command: Build command.
         :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place.
-        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL.
+        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] cron_suspended: CRON only: pause (true) or resume (false) scheduled runs.
         :param pulumi.Input[_builtins.str] db_name: Databases: database name. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service.
@@ -696,7 +696,7 @@ class Service(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live.
         :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
         :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default.
-        :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there.
+        :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName.
         :param pulumi.Input[_builtins.str] monorepo_strategy: How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
         :param pulumi.Input[_builtins.str] name: Service name, unique within the environment. Changing it renames in place.
@@ -962,7 +962,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="connectionEnvName")
     def connection_env_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Databases: variable the connection URL is linked in as; default DATABASE_URL.
+        Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
         """
         return pulumi.get(self, "connection_env_name")
 
@@ -1074,7 +1074,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="injectConnectionUrl")
     def inject_connection_url(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Databases: link the connection URL into the environment's other services, read-only there.
+        Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
         """
         return pulumi.get(self, "inject_connection_url")
 
