@@ -1,16 +1,29 @@
-// Every input of Project, Service, EnvVar and DnsRecord, changed alone: it either updates in place
-// or replaces, as its documentation says ("Changing it replaces ..."), and no input is left out of
-// the diff. An input left unset keeps the platform's choice only where the platform has a default.
+// Every input of the resources below, changed alone: it either updates in place or replaces, as its
+// documentation says ("Changing it replaces ..."), and no input is left out of the diff. An input
+// left unset keeps the platform's choice only where the platform has a default.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Bucket } from "../../provider/resources/bucket";
+import { CustomDomain } from "../../provider/resources/customDomain";
 import { DnsRecord } from "../../provider/resources/dnsRecord";
+import { DnsZone } from "../../provider/resources/dnsZone";
+import { Environment } from "../../provider/resources/environment";
 import { EnvVar } from "../../provider/resources/envVar";
+import { MailDomain } from "../../provider/resources/mailDomain";
 import { Project } from "../../provider/resources/project";
+import { SecretFile } from "../../provider/resources/secretFile";
 import { Service } from "../../provider/resources/service";
+import { Suppression } from "../../provider/resources/suppression";
 
 type Props = Record<string, unknown>;
 const schema = JSON.parse(readFileSync(join(__dirname, "../../schema.json"), "utf8"));
 const inputNames = (token: string): string[] => Object.keys(schema.resources[token].inputProperties).sort();
+/** The inputs whose documentation says that changing them replaces the resource. */
+const documentedReplaces = (token: string): string[] =>
+  Object.entries<{ description?: string }>(schema.resources[token].inputProperties)
+    .filter(([, p]) => /(Changing it|a change) replaces/.test(p.description ?? ""))
+    .map(([k]) => k)
+    .sort();
 
 /** Another value of the same kind. */
 function changed(v: unknown): unknown {
@@ -78,11 +91,68 @@ const TABLES: Table[] = [
     replace: ["zoneId"],
     defaulted: ["ttl", "priority"],
   },
+  {
+    token: "cloudplatform:index:Environment",
+    diff: async (o, n) => Environment.diff!("e", o as any, n as any),
+    olds: { projectId: "p1", name: "production" },
+    replace: ["name", "projectId"],
+    defaulted: [],
+  },
+  {
+    token: "cloudplatform:index:DnsZone",
+    diff: async (o, n) => DnsZone.diff!("z", o as any, n as any),
+    olds: { name: "example.com", workspaceId: "w1" },
+    replace: ["name", "workspaceId"],
+    defaulted: ["workspaceId"],
+  },
+  {
+    token: "cloudplatform:index:MailDomain",
+    diff: async (o, n) => MailDomain.diff!("m", o as any, n as any),
+    olds: { name: "mail.example.com", region: "af-west-1", workspaceId: "w1" },
+    replace: ["name", "region", "workspaceId"],
+    defaulted: ["region", "workspaceId"],
+  },
+  {
+    token: "cloudplatform:index:SecretFile",
+    diff: async (o, n) => SecretFile.diff!("f", o as any, n as any),
+    olds: { serviceId: "s1", path: "/etc/app.conf", content: "x" },
+    replace: ["path", "serviceId"],
+    defaulted: [],
+  },
+  {
+    token: "cloudplatform:index:Suppression",
+    diff: async (o, n) => Suppression.diff!("a@example.com", o as any, n as any),
+    olds: { address: "a@example.com", workspaceId: "w1" },
+    replace: ["address", "workspaceId"],
+    defaulted: ["workspaceId"],
+  },
+  {
+    token: "cloudplatform:index:CustomDomain",
+    diff: async (o, n) => CustomDomain.diff!("d", o as any, n as any),
+    olds: { serviceId: "s1", domain: "shop.example.com" },
+    replace: ["domain", "serviceId"],
+    defaulted: [],
+  },
+  {
+    token: "cloudplatform:index:Bucket",
+    diff: async (o, n) => Bucket.diff!("b", o as any, n as any),
+    olds: {
+      name: "assets", region: "af-west-1", workspaceId: "w1", visibility: "PRIVATE", forceDestroy: true,
+      corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["*"] }], policy: '{"Statement":[]}',
+    },
+    replace: ["name", "region", "visibility", "workspaceId"],
+    // forceDestroy left out is false: a change from true.
+    defaulted: ["region", "workspaceId", "visibility", "corsRules", "policy"],
+  },
 ];
 
 describe.each(TABLES)("$token", (t) => {
   test("the table covers every input", () => {
     expect(Object.keys(t.olds).sort()).toEqual(inputNames(t.token));
+  });
+
+  test("the inputs that replace are those whose documentation says so", () => {
+    expect([...t.replace].sort()).toEqual(documentedReplaces(t.token));
   });
 
   test("the same inputs are no change", async () => {
