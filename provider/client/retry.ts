@@ -37,13 +37,13 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /**
- * Capped exponential backoff with "equal jitter" (half fixed, half random, so clients spread out):
- * step n (from 0) waits between half and all of min(maxMs, baseMs * factor^n). Retries and the
- * resource waiters both use it.
+ * Capped exponential backoff with jitter, so clients spread out: step n (from 0) waits
+ * min(maxMs, baseMs * factor^n), of which the top `jitter` share is random (by default half: "equal
+ * jitter"). Retries and the resource waiters both use it.
  */
-export function jitteredDelay(step: number, baseMs: number, maxMs: number, factor = 2, random = Math.random): number {
+export function jitteredDelay(step: number, baseMs: number, maxMs: number, factor = 2, random = Math.random, jitter = 0.5): number {
   const ceiling = Math.min(maxMs, baseMs * factor ** Math.max(0, step));
-  return ceiling / 2 + random() * (ceiling / 2);
+  return ceiling * (1 - jitter) + random() * ceiling * jitter;
 }
 
 /** The wait before retry `attempt` (from 1). */

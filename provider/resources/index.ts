@@ -23,7 +23,16 @@ const modules = {
 
 export const resources: Record<string, ResourceDefinition> = {};
 for (const [kind, load] of Object.entries(modules)) {
-  Object.defineProperty(resources, kind, { enumerable: true, get: load });
+  // The first read loads the module and puts its definition in place of the getter.
+  Object.defineProperty(resources, kind, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const def = load();
+      Object.defineProperty(resources, kind, { enumerable: true, value: def });
+      return def;
+    },
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Waiting on the platform: durations such as "90s" or "15m", and a poller with capped, jittered
 // exponential backoff that never sleeps past its deadline.
+import { jitteredDelay } from "../client";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -42,11 +43,9 @@ export interface BackoffPolicy {
  */
 export const DEFAULT_POLL: BackoffPolicy = { initialMs: 2400, maxMs: 2400, factor: 1, jitter: 0.15 };
 
-/** The n-th delay (0-based): capped exponential growth, the top `jitter` share of it random. */
+/** The n-th delay (0-based), with the client's capped, jittered backoff. */
 export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_POLL, random = Math.random): number {
-  const ceiling = Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, attempt));
-  const jitter = policy.jitter ?? 0.5;
-  return ceiling * (1 - jitter) + random() * ceiling * jitter;
+  return jitteredDelay(attempt, policy.initialMs, policy.maxMs, policy.factor, random, policy.jitter);
 }
 
 export type PollOutcome<T> = { done: true; value: T } | { done: false; value: T; progress?: string };

@@ -13,6 +13,7 @@ import { MailDomain } from "../../provider/resources/mailDomain";
 import { Project } from "../../provider/resources/project";
 import { SecretFile } from "../../provider/resources/secretFile";
 import { Service } from "../../provider/resources/service";
+import type { ResourceDefinition } from "../../provider/resources/framework";
 import { Suppression } from "../../provider/resources/suppression";
 
 type Props = Record<string, unknown>;
@@ -33,16 +34,17 @@ function changed(v: unknown): unknown {
   return `${v}-2`;
 }
 
-async function classify(diff: (olds: Props, news: Props) => Promise<{ changes?: boolean; replaces?: string[] }>, olds: Props, news: Props) {
-  const d = await diff(olds, news);
+async function classify(t: Table, olds: Props, news: Props) {
+  const d = await t.def.diff!("id", { ...olds, ...t.state } as any, news as any);
   if (!d.changes) return "none";
   return d.replaces?.length ? `replace ${d.replaces.join(",")}` : "update";
 }
 
 interface Table {
-  token: string;
-  diff: (olds: Props, news: Props) => Promise<{ changes?: boolean; replaces?: string[] }>;
+  def: ResourceDefinition;
   olds: Props;
+  /** Outputs the diff also reads from the old state. */
+  state?: Props;
   replace: string[];
   /** Inputs whose absence means "the platform's default": leaving them out is no change. */
   defaulted: string[];
@@ -51,15 +53,13 @@ interface Table {
 const SERVICE_REPLACE = ["environmentId", "type", "region", "tier", "subdomain", "dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"];
 const TABLES: Table[] = [
   {
-    token: "cloudplatform:index:Project",
-    diff: async (o, n) => Project.diff!("p", o as any, n as any),
+    def: Project,
     olds: { name: "shop", displayName: "Shop", description: "d", region: "af-west-1", workspaceId: "w1" },
     replace: ["region", "workspaceId"],
     defaulted: ["region", "workspaceId"],
   },
   {
-    token: "cloudplatform:index:Service",
-    diff: async (o, n) => Service.diff!("s", o as any, n as any),
+    def: Service,
     olds: {
       environmentId: "e1", name: "web", type: "WEB", region: "af-west-1", tier: "STARTER", subdomain: "shop",
       sourceType: "CONTAINER_IMAGE", image: "nginx:1", imageCommand: "run", repoFullName: "o/r", installationId: "i1", gitUrl: "https://g.test/r.git", branch: "main",
@@ -78,64 +78,56 @@ const TABLES: Table[] = [
     ],
   },
   {
-    token: "cloudplatform:index:EnvVar",
-    diff: async (o, n) => EnvVar.diff!("s/A", o as any, n as any),
+    def: EnvVar,
     olds: { serviceId: "s1", key: "A", value: "1", scope: "ALL", secret: false },
     replace: ["serviceId", "key"],
     defaulted: [],
   },
   {
-    token: "cloudplatform:index:DnsRecord",
-    diff: async (o, n) => DnsRecord.diff!("r", { ...o, zoneName: "example.com" } as any, n as any),
+    def: DnsRecord,
     olds: { zoneId: "z1", name: "mail", type: "MX", content: "mx.example.net", ttl: 3600, priority: 10 },
+    state: { zoneName: "example.com" },
     replace: ["zoneId"],
     defaulted: ["ttl", "priority"],
   },
   {
-    token: "cloudplatform:index:Environment",
-    diff: async (o, n) => Environment.diff!("e", o as any, n as any),
+    def: Environment,
     olds: { projectId: "p1", name: "production" },
     replace: ["name", "projectId"],
     defaulted: [],
   },
   {
-    token: "cloudplatform:index:DnsZone",
-    diff: async (o, n) => DnsZone.diff!("z", o as any, n as any),
+    def: DnsZone,
     olds: { name: "example.com", workspaceId: "w1" },
     replace: ["name", "workspaceId"],
     defaulted: ["workspaceId"],
   },
   {
-    token: "cloudplatform:index:MailDomain",
-    diff: async (o, n) => MailDomain.diff!("m", o as any, n as any),
+    def: MailDomain,
     olds: { name: "mail.example.com", region: "af-west-1", workspaceId: "w1" },
     replace: ["name", "region", "workspaceId"],
     defaulted: ["region", "workspaceId"],
   },
   {
-    token: "cloudplatform:index:SecretFile",
-    diff: async (o, n) => SecretFile.diff!("f", o as any, n as any),
+    def: SecretFile,
     olds: { serviceId: "s1", path: "/etc/app.conf", content: "x" },
     replace: ["path", "serviceId"],
     defaulted: [],
   },
   {
-    token: "cloudplatform:index:Suppression",
-    diff: async (o, n) => Suppression.diff!("a@example.com", o as any, n as any),
+    def: Suppression,
     olds: { address: "a@example.com", workspaceId: "w1" },
     replace: ["address", "workspaceId"],
     defaulted: ["workspaceId"],
   },
   {
-    token: "cloudplatform:index:CustomDomain",
-    diff: async (o, n) => CustomDomain.diff!("d", o as any, n as any),
+    def: CustomDomain,
     olds: { serviceId: "s1", domain: "shop.example.com" },
     replace: ["domain", "serviceId"],
     defaulted: [],
   },
   {
-    token: "cloudplatform:index:Bucket",
-    diff: async (o, n) => Bucket.diff!("b", o as any, n as any),
+    def: Bucket,
     olds: {
       name: "assets", region: "af-west-1", workspaceId: "w1", visibility: "PRIVATE", forceDestroy: true,
       corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["*"] }], policy: '{"Statement":[]}',
@@ -146,7 +138,7 @@ const TABLES: Table[] = [
   },
 ];
 
-describe.each(TABLES)("$token", (t) => {
+describe.each(TABLES.map((t) => ({ ...t, token: t.def.token })))("$token", (t) => {
   test("the table covers every input", () => {
     expect(Object.keys(t.olds).sort()).toEqual(inputNames(t.token));
   });
@@ -156,13 +148,13 @@ describe.each(TABLES)("$token", (t) => {
   });
 
   test("the same inputs are no change", async () => {
-    expect(await classify(t.diff, t.olds, { ...t.olds })).toBe("none");
+    expect(await classify(t, t.olds, { ...t.olds })).toBe("none");
   });
 
   test.each(inputNames(t.token))("changing %s alone", async (key) => {
     const news = { ...t.olds, [key]: changed(t.olds[key]) };
     if (t.token.endsWith("DnsRecord") && key === "type") news.type = "TXT";
-    expect(await classify(t.diff, t.olds, news)).toBe(t.replace.includes(key) ? `replace ${key}` : "update");
+    expect(await classify(t, t.olds, news)).toBe(t.replace.includes(key) ? `replace ${key}` : "update");
   });
 
   test.each(inputNames(t.token).filter((k) => !["name", "key", "serviceId", "zoneId", "environmentId", "type", "value", "content"].includes(k)))(
@@ -170,7 +162,7 @@ describe.each(TABLES)("$token", (t) => {
     async (key) => {
       const { [key]: _dropped, ...news } = t.olds;
       const expected = t.defaulted.includes(key) ? "none" : t.replace.includes(key) ? `replace ${key}` : "update";
-      expect(await classify(t.diff, t.olds, news)).toBe(expected);
+      expect(await classify(t, t.olds, news)).toBe(expected);
     },
   );
 });
