@@ -20,6 +20,15 @@ export interface EmuSettings {
   staticUploadMaxBytes?: number;
   /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
   sendRatePerMinute?: number;
+  /** A directory for durable data beside the state (database clusters, dumps), set with `--state`; without it such data lives in a temporary directory. */
+  dataDir?: string;
+}
+
+/** One structured log event (HTTP, DNS, SQL, mail, state, error); the CLI decides where it goes. */
+export interface LogEvent {
+  kind: "http" | "dns" | "sql" | "mail" | "state" | "error";
+  msg: string;
+  [field: string]: unknown;
 }
 
 type Listener = (payload: any) => void;
@@ -31,6 +40,8 @@ export class Emu {
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   private listeners = new Map<string, Listener[]>();
   private stateFile?: string;
+  /** Where log events go; none by default. */
+  logSink?: (event: LogEvent) => void;
 
   constructor(
     public store: Store,
@@ -43,6 +54,10 @@ export class Emu {
 
   save(): void {
     if (this.stateFile) this.store.saveTo(this.stateFile);
+  }
+
+  log(event: LogEvent): void {
+    this.logSink?.(event);
   }
 
   now(): string {
