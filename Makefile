@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps build tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
+.PHONY: help deps system-deps build tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -24,6 +24,10 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 deps: node_modules/.installed
+
+# Debian packages the tests use (chromium, postgresql, awscli), when missing.
+system-deps:
+	./scripts/system-deps.sh
 
 build: deps
 	npx tsc -p tsconfig.json
@@ -62,7 +66,7 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL)
 
-test: build tools python-sdk
+test: build tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)
 
 test-unit: build
