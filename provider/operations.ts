@@ -3,7 +3,9 @@
 // leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
 import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
-import { type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
+import {
+  type CheckResult, type Context, type DiffResult, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
+} from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
 
@@ -52,11 +54,19 @@ export class Operations {
     });
   }
 
-  diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult> {
+  /** The diff; an in-place update also names the outputs it cannot change (`stables`). */
+  diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult> {
     return redacted(async () => {
       const def = definition(kind);
-      return def.diff ? def.diff(id, olds, news) : {};
+      const d: DiffResult = def.diff ? await def.diff(id, olds, news) : {};
+      if (!d.changes || d.replaces?.length || !def.update) return d;
+      return { ...d, stables: keptByUpdate(def, olds, news, oldInputs).kept };
     });
+  }
+
+  /** The outputs a preview of an in-place update shows: what it keeps and sets, the rest unknown. */
+  previewUpdate(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return redacted(async () => previewUpdate(definition(kind), olds, news, oldInputs));
   }
 
   /**

@@ -119,7 +119,7 @@ export class ProviderServer {
 
       diff: unary(async (req: pb.DiffRequest) => {
         const { kind } = served(req.getType(), req.getUrn());
-        return toDiffResponse(await this.#ops.diff(kind, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())));
+        return toDiffResponse(await this.#ops.diff(kind, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()), oldInputsOf(req)));
       }),
 
       create: unary(
@@ -158,7 +158,7 @@ export class ProviderServer {
           const news = fromStruct(req.getNews());
           const res = new pb.UpdateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct({ ...olds, ...news }, def.secretOutputs));
+            res.setProperties(toStruct(await this.#ops.previewUpdate(kind, olds, news, oldInputsOf(req)), def.secretOutputs));
             return res;
           }
           const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
@@ -182,6 +182,12 @@ export class ProviderServer {
       }),
     };
   }
+}
+
+/** The inputs of the last update, which engines send beside the old outputs (older ones do not). */
+function oldInputsOf(req: pb.DiffRequest | pb.UpdateRequest): Props | undefined {
+  const s = req.getOldInputs();
+  return s ? fromStruct(s) : undefined;
 }
 
 function secretsOf(type: string, urn: string): readonly string[] | undefined {

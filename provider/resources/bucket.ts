@@ -62,6 +62,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   description: "An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.",
   inputs: bucketInputs,
   outputs: bucketOutputs,
+  stableOutputs: ["endpoint", "publicBaseUrl", "createdAt"],
 
   // ---- check ----
   check(olds, news) {

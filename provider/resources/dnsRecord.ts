@@ -6,7 +6,7 @@ import { z } from "zod";
 import { V1DnsRecord } from "../api/dns";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
-  type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown,
+  type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, same,
 } from "./framework";
 import { id } from "./rules";
 
@@ -181,6 +181,9 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   description: "One DNS record in a platform zone.",
   inputs: dnsRecordInputs,
   outputs: dnsRecordOutputs,
+  // A new name moves the record: its full name follows.
+  stableOutputs: (olds, news) => ["zoneName", "origin", "editable", "createdAt", ...(same(olds.name, news.name) ? ["fqdn"] : [])],
+  derivedOutputs: ["name"],
 
   // ---- check ----
   check(_olds, news) {

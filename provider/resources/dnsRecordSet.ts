@@ -38,6 +38,8 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   description: "A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.",
   inputs: dnsRecordSetInputs,
   outputs: dnsRecordSetOutputs,
+  stableOutputs: ["zoneName"],
+  derivedOutputs: ["records"],
 
   // ---- check ----
   check(_olds, news) {

@@ -8,7 +8,7 @@ import {
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isImport, ResourceInitError, type Rule, same,
+  isImport, isUnknown, ResourceInitError, type Rule, same,
 } from "./framework";
 import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { cronProblem, duration, id, name, regionKey } from "./rules";
@@ -124,6 +124,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
   inputs: serviceInputs,
   outputs: serviceOutputs,
   secretOutputs: ["envVars", "secretFiles", "dbPassword", "connection"],
+  stableOutputs: stableOutputs,
 
   // ---- check ----
   check(_olds, news) {
@@ -290,6 +291,25 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     await deleteIgnoringNotFound(() => ctx.client.delete(path(id)));
   },
 });
+
+// ---- what an update leaves alone ----
+/** The outputs an update from `olds` to `news` cannot change (see update above). */
+function stableOutputs(olds: ServiceOutputs, news: ServiceInputs): string[] {
+  const o = olds as Record<string, unknown>;
+  const n = news as Record<string, unknown>;
+  const changed = (k: string) => isUnknown(n[k]) || !same(o[k], n[k]);
+  const stable = ["regionLabel", "createdAt", "connection"];
+  // The URL names the service unless it has a subdomain.
+  if (!changed("name") || olds.subdomain || (olds.type !== "WEB" && olds.type !== "STATIC")) stable.push("url");
+  const source = SOURCE_KEYS.some(changed);
+  const settings = ["envVars", "secretFiles", ...BUILD_KEYS].some(changed);
+  const redeploys = source || (settings && (n.redeployOnChange === true || isUnknown(n.redeployOnChange)));
+  if (!redeploys && !changed("suspended")) stable.push("status", "health", "latestDeployId", "latestDeployStatus", "lastDeployedAt");
+  if (!source) stable.push("runtime", "framework");
+  if (!changed("suspended")) stable.push("suspension");
+  if (!settings && !redeploys) stable.push("pendingRedeploy");
+  return stable;
+}
 
 // ---- check rules ----
 // One rule per concern: each runs as soon as the properties it reads are known (framework.ts).
