@@ -19,6 +19,25 @@ function log(message: string): void {
 
 let ops = new Operations(resolveConfig(() => undefined), log);
 
+/**
+ * Each error is shown once, against its resource. The host also prints the message and stack of
+ * each check, diff, read and delete error to its stderr, which the CLI shows a second time (and the
+ * stack repeats the message): an error of ours carries a marked stack, and that print is dropped.
+ */
+const REPORTED = "\u2063cloudplatform-reported";
+const printError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].endsWith(REPORTED)) return;
+  printError(...args);
+};
+function once<T>(p: Promise<T>): Promise<T> {
+  return p.catch((err) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    e.stack = REPORTED;
+    throw e;
+  });
+}
+
 interface DynamicConfig {
   get(key: string): string | undefined;
 }
@@ -59,14 +78,14 @@ function withoutIdentity(inputs: any): any {
 }
 
 export async function check(kind: string, olds: any, news: any) {
-  const r = await ops.check(kind, withoutIdentity(olds), withoutIdentity(news));
+  const r = await once(ops.check(kind, withoutIdentity(olds), withoutIdentity(news), { identity: identityOf(news) }));
   const identity = news?.[IDENTITY_INPUT];
   return r.inputs && identity !== undefined ? { ...r, inputs: { ...r.inputs, [IDENTITY_INPUT]: identity } } : r;
 }
-export const diff = (kind: string, id: string, olds: any, news: any) => ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news));
+export const diff = (kind: string, id: string, olds: any, news: any) => once(ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news)));
 export const create = (kind: string, inputs: any) =>
   keepInState(() => ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) }), inputs?.__provider);
-export const read = (kind: string, id: string, props: any) => ops.read(kind, id, props);
+export const read = (kind: string, id: string, props: any) => once(ops.read(kind, id, props));
 export const update = (kind: string, id: string, olds: any, news: any) =>
   keepInState(() => ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) }), news?.__provider);
-export const remove = (kind: string, id: string, props: any) => ops.delete(kind, id, props);
+export const remove = (kind: string, id: string, props: any) => once(ops.delete(kind, id, props));

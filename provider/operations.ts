@@ -28,6 +28,8 @@ export function definition(kind: string): ResourceDefinition {
 /** A configured provider: one API client and workspace lookup, shared by its operations. */
 export class Operations {
   readonly #base: Context;
+  /** The inputs each resource's check returned in this run, by identity. */
+  readonly #declared = new Map<string, Record<string, unknown>>();
 
   constructor(readonly config: ProviderConfig, log: (message: string) => void = () => {}) {
     this.#base = makeContext(config, {}, log);
@@ -36,6 +38,7 @@ export class Operations {
   /** The context one operation runs in: the shared client, with this operation's identity, limit and log. */
   context(op: OperationOptions = {}): Context {
     const base = this.#base;
+    const declared = this.#declared;
     return {
       get client() {
         return base.client;
@@ -44,13 +47,16 @@ export class Operations {
       log: op.log ?? base.log,
       identity: op.identity,
       timeoutMs: op.timeoutMs,
+      declared: (identity) => declared.get(identity),
     };
   }
 
-  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined): Promise<CheckResult<any>> {
+  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, op?: OperationOptions): Promise<CheckResult<any>> {
     return redacted(async () => {
       const def = definition(kind);
-      return def.check ? def.check(olds ?? {}, news ?? {}) : { inputs: news ?? {} };
+      const r = def.check ? await def.check(olds ?? {}, news ?? {}) : { inputs: news ?? {} };
+      if (op?.identity && r.inputs) this.#declared.set(op.identity, r.inputs);
+      return r;
     });
   }
 
@@ -100,11 +106,19 @@ export class Operations {
     });
   }
 
+  /**
+   * An update. The engine also updates a resource kept "created but broken" whose inputs did not
+   * change, to continue it: a kind with no update then reads the object back, which fills in what
+   * the failed create could not record.
+   */
   update(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, op?: OperationOptions) {
     return redacted(async () => {
       const def = definition(kind);
-      if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
-      return inOperation({ identity: op?.identity }, () => def.update!(this.context(op), id, olds, news));
+      const ctx = this.context(op);
+      if (def.update) return inOperation({ identity: op?.identity }, () => def.update!(ctx, id, olds, news));
+      const seen = def.read ? await def.read(ctx, id, olds) : { id, props: olds };
+      if (!seen.id) throw new Error(`${kind} ${id} no longer exists; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` makes it again`);
+      return { outs: seen.props ?? olds };
     });
   }
 

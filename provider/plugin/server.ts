@@ -110,7 +110,7 @@ export class ProviderServer {
 
       check: unary(async (req: pb.CheckRequest) => {
         const { kind } = served(req.getType(), req.getUrn());
-        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()), { identity: req.getUrn() });
         const res = new pb.CheckResponse();
         if (r.failures?.length) res.setFailuresList(r.failures.map(checkFailure));
         else res.setInputs(toStruct(r.inputs as Props));

@@ -16,6 +16,11 @@ export interface Context {
   identity?: string;
   /** The operation's time limit (customTimeouts); waiters never wait past it. */
   timeoutMs?: number;
+  /**
+   * The inputs the program declares in this run for the resource of `identity`, as checked: what
+   * a delete of an object it leaves behind (a replacement, a pending delete) may honour.
+   */
+  declared?(identity: string): Record<string, unknown> | undefined;
 }
 
 export interface CheckFailure {

@@ -1,11 +1,12 @@
 // Bucket through the real Pulumi CLI: an auto-named bucket with CORS rules and a policy comes up
 // and previews clean; CORS rules changed and a policy removed out of band are found by refresh and
 // put back by up, keeping the generated name; a new region replaces it under a fresh name, made
-// before the old one is deleted; destroy refuses a bucket holding objects until
-// forceDestroy is set; nothing is left.
+// before the old one is deleted. A replacement whose old bucket holds objects fails, and doing what
+// the error says (forceDestroy, then up) deletes it; so does destroy, which refuses such a bucket
+// until forceDestroy is set. Each error is printed once. Nothing is left.
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -34,8 +35,8 @@ test("auto-named bucket: up, clean preview, CORS and policy drift repaired, dest
     expect(cors.map((r) => r.allowedOrigins)).toEqual([["https://shop.example.com"], ["https://admin.example.com"]]);
     expect(await api.get(`${path}/policy`, region)).toEqual({ policy: POLICY });
 
-    // a preview afterwards is empty
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    // a preview afterwards is empty, with a refresh too
+    await expectNoDrift(s);
 
     // CORS rules changed and the policy removed out of band: refresh finds both, up puts them back, the name stays
     await api.put(`${path}/cors`, { rules: [{ allowedMethods: ["DELETE"], allowedOrigins: ["https://evil.example"] }] }, region);
@@ -59,17 +60,35 @@ test("auto-named bucket: up, clean preview, CORS and policy drift repaired, dest
     expect(await api.list(`/v1/workspaces/${emu.workspaceId}/buckets`, region)).toEqual([]);
     expect(await api.get(`/v1/workspaces/${emu.workspaceId}/buckets/${newName}/policy`, { query: { region: "us-east-1" } })).toEqual({ policy: POLICY });
 
+    // a replacement whose old bucket holds objects: the new one is made, the old one is refused
+    // (kept, pending delete), and the error says what to do; doing it deletes the old one
+    await emu.control("POST", "/storage/objects", { bucket: newName, region: "us-east-1", key: "old.svg", content: "<svg/>" });
+    await s.stack.setConfig("region", { value: "eu-central-1" });
+    const stuck = await s.stack.up().then(() => undefined, (e: Error) => e);
+    expect(stuck?.message).toContain(`bucket ${newName} still holds objects, so it was not deleted`);
+    expect(stuck?.message).toContain("set forceDestroy: true and run `pulumi up`");
+    expectPrintedOnce(stuck!.message, `bucket ${newName} still holds objects`);
+    expect((await emu.leftovers()).buckets).toBe(2);
+    await s.stack.setConfig("forceDestroy", { value: "true" });
+    expect(changes(await s.stack.up())).toEqual({ update: 1 }); // the engine does not count the pending delete
+    expect(await emu.leftovers()).toEqual({ buckets: 1, bucketCorsRules: 2, bucketPolicies: 1 });
+    const current = (await s.stack.outputs()).name.value as string;
+    expect(current).not.toBe(newName);
+    await s.stack.setConfig("forceDestroy", { value: "false" });
+    expect(changes(await s.stack.up())).toEqual({ update: 1 });
+
     // destroy refuses a bucket holding objects, naming it and the way out; nothing is deleted
-    await emu.control("POST", "/storage/objects", { bucket: newName, region: "us-east-1", key: "logo.svg", content: "<svg/>" });
+    await emu.control("POST", "/storage/objects", { bucket: current, region: "eu-central-1", key: "logo.svg", content: "<svg/>" });
     const refused = await s.stack.destroy().then(() => undefined, (e: Error) => e);
-    expect(refused?.message).toContain(`bucket ${newName} still holds objects`);
-    expect(refused?.message).toContain("set forceDestroy: true and run `pulumi up` before destroying");
+    expect(refused?.message).toContain(`bucket ${current} still holds objects`);
+    expect(refused?.message).toContain("set forceDestroy: true and run `pulumi up` (then `pulumi destroy`, if you are destroying)");
+    expectPrintedOnce(refused!.message, `bucket ${current} still holds objects`);
     expect(await emu.leftovers()).toEqual({ buckets: 1, bucketObjects: 1, bucketCorsRules: 2, bucketPolicies: 1 });
 
     // with forceDestroy set (an in-place update), destroy deletes the bucket and its objects
     await s.stack.setConfig("forceDestroy", { value: "true" });
     expect(changes(await s.stack.up())).toEqual({ update: 1 });
-    expect((await s.stack.outputs()).name.value).toBe(newName);
+    expect((await s.stack.outputs()).name.value).toBe(current);
     const last = await stackResources(s.stack);
     await expectAllLive(emu, last);
     await s.stack.destroy();
@@ -79,3 +98,15 @@ test("auto-named bucket: up, clean preview, CORS and policy drift repaired, dest
     await s.dispose();
   }
 });
+
+/**
+ * The error once in the CLI's diagnostics, against the bucket, and never again beside the stack
+ * (as the provider host's own print of the error and its stack trace would add it).
+ */
+function expectPrintedOnce(text: string, error: string): void {
+  // The CLI's output (repeated in the error's text): its first Diagnostics section.
+  const start = text.indexOf("Diagnostics:");
+  const diagnostics = text.slice(start, text.indexOf("Resources:", start));
+  expect(diagnostics.split(error).length - 1).toBe(1);
+  expect(text).not.toMatch(/Error: [^\n]*: Error: /);
+}
