@@ -1,7 +1,8 @@
 // The dynamic SDK under Pulumi's mocks, previewing: an output the engine leaves unknown while
 // previewing an update (it gives back only the new inputs) is read from the platform when no
 // update changes it; a create, a declared input and an output the update changes stay as the
-// engine gives them. The import option fails with the way to the native SDK.
+// engine gives them. A function naming what this run creates answers unknown. The import option
+// fails with the way to the native SDK.
 import * as pulumi from "@pulumi/pulumi";
 import { emulator, type TestEmulator } from "../support/emulator";
 
@@ -64,6 +65,18 @@ test("while previewing an update, the outputs no update changes are read; a crea
   engine.declared = { id: project.id, state: { name: "shop" } };
   const declared = new cloud.Project("declared", { name: "shop", region: pulumi.output(pulumi.unknown as unknown as string) });
   expect((await value(declared.region)).known).toBe(false);
+});
+
+test("a function naming what this run creates answers unknown while previewing; an object that exists is read; a name that matches nothing fails", async () => {
+  const cloud = await import("../../sdk");
+  const api = emu.client();
+  await api.create(`/v1/workspaces/${emu.workspaceId}/buckets`, { name: "existing-bucket" });
+  const before = await emu.control("GET", "/counters");
+  const fresh = new cloud.Bucket("fresh", { name: "fresh-bucket" });
+  expect((await value(cloud.getBucketOutput({ name: fresh.name }))).known).toBe(false);
+  expect(await emu.control("GET", "/counters")).toEqual(before); // nothing was asked
+  expect(await value(cloud.getBucketOutput({ name: "existing-bucket" }))).toEqual({ known: true, value: expect.objectContaining({ name: "existing-bucket" }) });
+  await expect(cloud.getBucket({ name: "no-such-bucket" })).rejects.toThrow(/^getBucket: no bucket named no-such-bucket in the workspace's default region/);
 });
 
 test("the import option names the native SDK", async () => {
