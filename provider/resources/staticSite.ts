@@ -94,10 +94,8 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const what = inputs.name ?? inputs.path;
-    // A missing environment fails before an upload is reserved for a site that cannot be published.
-    if (inputs.environmentId && !(await findEnvironment(ctx, inputs.environmentId))) {
-      throw new Error(`environmentId: no environment ${inputs.environmentId} (or the API key cannot see it)`);
-    }
+    // What would refuse the publish is found before an upload is reserved for it.
+    if (inputs.environmentId) await publishable(ctx, inputs.environmentId, inputs.name);
     const uploadId = await uploadArtifact(ctx, what, artifactOf(inputs.path));
     const published = await ctx.client.create("/v1/static-sites", compact({
       uploadId, environmentId: inputs.environmentId, name: inputs.name, indexPath: inputs.indexPath, spaFallback: inputs.spaFallback,
@@ -165,6 +163,15 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 });
 
 // ---- finders ----
+/** Fails, naming the input, when the environment is missing or already has a service of this name. */
+async function publishable(ctx: Context, environmentId: string, name: string | undefined): Promise<void> {
+  if (!(await findEnvironment(ctx, environmentId))) throw new Error(`environmentId: no environment ${environmentId} (or the API key cannot see it)`);
+  if (name === undefined) return;
+  const taken = (await ctx.client.list(`/v1/environments/${encodeURIComponent(environmentId)}/services`, { item: V1Service }))
+    .find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new Error(`name: environment ${environmentId} already has a service named '${taken.name}' (${taken.id}); names are unique in an environment`);
+}
+
 export function findSite(ctx: Context, id: string): Promise<V1Service | undefined> {
   return findOrUndefined(() => ctx.client.get(path(id), { schema: V1Service }));
 }

@@ -218,3 +218,16 @@ test("the platform's own redeploy (a custom domain coming or going) is not drift
   await ctx.client.create(`/v1/services/${created.id}/deploys`, undefined);
   expect((await StaticSite.read!(ctx, created.id, created.outs)).props!.contentHash).toContain("was made outside Pulumi");
 });
+
+test("a publish refused for a name taken in the environment reserves no upload; an upload never published is forgotten when its URL expires", async () => {
+  const first = await StaticSite.create(ctx, check({ path: site(), environmentId, name: "docs" }).inputs!);
+  const err = await failure(StaticSite.create(ctx, check({ path: site(), environmentId, name: "DOCS" }).inputs!));
+  expect(err.message).toBe(`name: environment ${environmentId} already has a service named 'docs' (${first.id}); names are unique in an environment`);
+  expect((await emu.leftovers()).staticUploads).toBe(1); // the one the first site published
+  // Bytes uploaded, never published (the create failed after the upload): gone once the URL expires.
+  const u = await ctx.client.post<any>("/v1/static-uploads", { filename: "x.html", contentType: "text/html", sizeBytes: 3 });
+  await request(u.url, { method: "PUT", headers: Object.fromEntries(u.headers.map((h: any) => [h.name, h.value])), body: "<p>" });
+  await emu.control("POST", "/time", { advanceMs: 901_000 });
+  await ctx.client.post("/v1/static-uploads", { filename: "y.html", contentType: "text/html", sizeBytes: 3 });
+  expect((await emu.leftovers()).staticUploads).toBe(2); // the published one and the new reservation
+});
