@@ -94,7 +94,9 @@ export class Operations {
         const message = (err as Error)?.message ?? String(err);
         const seen = def.read ? await def.read(ctx, id, inputs).catch(() => undefined) : undefined;
         const props = seen?.props ?? { ...inputs };
-        throw new ResourceInitError(`${message} (the object ${id} was created and is kept in state; the next update continues it)`, id, props, [message]);
+        // The reasons are what the CLI shows: they carry the way on too.
+        const why = `${message} (the object ${id} was created and is kept in state; the next update continues it)`;
+        throw new ResourceInitError(why, id, props, [why]);
       }
     });
   }

@@ -26,7 +26,10 @@ type RecordInput = { name: string; type: string; content: string };
  * changed, so the verification names the conflict to remove instead. (Once the CNAME is there, the
  * zone refuses any other record at its name, so a published CNAME is never held back.)
  */
-export function zoneRecords(target: CustomDomainDnsTarget, zoneId: string): RecordInput[] {
+export function zoneRecords(target: CustomDomainDnsTarget | undefined, zoneId: string): RecordInput[] {
+  // State without a DNS target (an object whose create was cut short): publishing nothing would
+  // remove the records; refresh reads the target back.
+  if (!target) throw new Error("the custom domain's state holds no dnsTarget; run `pulumi refresh`, then `pulumi up`");
   const blocked = new Set(target.conflicts.filter((c) => c.zoneId === zoneId).map((c) => c.fqdn));
   return target.records
     .filter((r: CustomDomainDnsRecord) => r.type !== "CNAME" || !blocked.has(r.fqdn))

@@ -45,5 +45,5 @@ if (mode === "bad-schedule") {
 if (mode === "service") {
   const project = new cloud.Project("app", { name: `${tag}-svc` });
   const env = new cloud.Environment("production", { projectId: project.id, name: "production" });
-  new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1.27", timeout: "5m" });
+  new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1.27", timeout: config.get("timeout") ?? "5m" });
 }
