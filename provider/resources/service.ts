@@ -10,7 +10,7 @@ import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
   isImport, isUnknown, ResourceInitError, type Rule, same,
 } from "./framework";
-import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
+import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
 import { cronProblem, duration, id, name, regionKey } from "./rules";
 import { parseDuration, waitBudgetMs } from "./waiter";
 
@@ -166,7 +166,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     ctx.log(`${svc.name}: created ${svc.id}; first deploy queued`);
     try {
       if (inputs.waitForDeploy !== false) {
-        const first = await latestDeploy(ctx, svc.id);
+        const first = await latestDeploy(ctx, svc.id).catch((err) => Promise.reject(waitNeedsDeploys(err, `the first deploy of ${svc.name}`)));
         if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(inputs) });
       }
       if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);

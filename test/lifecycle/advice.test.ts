@@ -2,7 +2,8 @@
 // and finishes the job. An environment created but not read back (created but broken: "the next
 // update continues it"), then a deploy that outlasts its timeout ("raise `timeout`"); a destroy
 // refused by a bucket holding objects, after which `up` brings back what it had deleted, the
-// VerifiedCustomDomain among them. The forceDestroy advice on a replacement is followed in
+// VerifiedCustomDomain among them; a complaint suppression the program drops (retainOnDelete).
+// The forceDestroy advice on a replacement is followed in
 // bucket.test.ts, a verification's in custom-domain.test.ts and mail-domain.test.ts.
 import { emulator, type TestEmulator } from "../support/emulator";
 import { join } from "node:path";
@@ -73,6 +74,31 @@ test("a destroy refused by a bucket that holds objects, then the advised up: the
     const again = await s.stack.up();
     expect(again.outputs.customDomain.value).toBe("https://www.advice-site.test (ACTIVE)");
     await expectNoDrift(s);
+    await s.stack.destroy();
+    expect(await emu.leftovers()).toEqual({});
+  } finally {
+    await s.dispose();
+  }
+});
+
+test("a complaint suppression cannot be deleted: retainOnDelete, as the error says, lets the program drop it", async () => {
+  const s = await testStack(emu, "durable", { mode: "suppression", address: "angry@example.com" });
+  try {
+    await s.stack.up();
+    // The recipient complains later: the platform never lifts that suppression.
+    const rows = emu.emu.store.table<{ id: string; address: string }>("mailSuppressions");
+    rows.update(rows.all().find((r) => r.address === "angry@example.com")!.id, { reason: "complaint" } as never);
+    await s.stack.setConfig("keep", { value: "false" });
+    const refused = await s.stack.up().then(() => undefined, (e: Error) => e);
+    expect(refused?.message).toContain("or set `retainOnDelete: true` on it before removing it from the program");
+
+    await s.stack.setAllConfig({ keep: { value: "true" }, retain: { value: "true" } });
+    await s.stack.up();
+    await s.stack.setConfig("keep", { value: "false" });
+    await s.stack.up();
+    expect(ofKind(await stateResources(s), "Suppression")).toEqual([]);
+    expect((await emu.client().list<any>("/v1/suppressions")).map((x) => `${x.address} ${x.reason}`)).toEqual(["angry@example.com complaint"]);
+    await emu.control("DELETE", "/mail/suppressions");
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {
