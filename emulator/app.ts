@@ -62,10 +62,22 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     }
   });
 
+  // An answered change is in the state (`--state`): what was changed is written before the reply leaves.
+  app.addHook("onSend", async (req, reply, payload) => {
+    try {
+      emu.save();
+      return payload;
+    } catch (err) {
+      emu.log({ kind: "error", msg: "could not write the state", error: String(err), requestId: req.id });
+      const e = new PlatformError(500, `The emulator could not write its state, so the change may not survive a restart: ${(err as Error).message}`);
+      reply.code(500).type("application/json; charset=utf-8");
+      return JSON.stringify(e.body());
+    }
+  });
+
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
-    if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err));

@@ -1,6 +1,10 @@
 // The emulator's notion of now. Tests move it forward through the control API instead of sleeping.
 export class Clock {
   private offsetMs = 0;
+  /** How far the emulator's clock is from the real one (kept by `--state`). */
+  get offset(): number {
+    return this.offsetMs;
+  }
   now(): number {
     return Date.now() + this.offsetMs;
   }

@@ -20,7 +20,7 @@ export interface EmuSettings {
   staticUploadMaxBytes?: number;
   /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
   sendRatePerMinute?: number;
-  /** A directory for durable data beside the state (database clusters, dumps), set with `--state`; without it such data lives in a temporary directory. */
+  /** A directory for durable data kept with the state (database clusters, dumps): `<state>/data` with `--state`; without it such data lives in a temporary directory. */
   dataDir?: string;
 }
 
@@ -39,7 +39,6 @@ export class Emu {
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   private listeners = new Map<string, Listener[]>();
-  private stateFile?: string;
   /** Where log events go; none by default. */
   logSink?: (event: LogEvent) => void;
 
@@ -48,12 +47,9 @@ export class Emu {
     readonly settings: EmuSettings,
   ) {}
 
-  persistTo(file: string | undefined): void {
-    this.stateFile = file;
-  }
-
+  /** Writes the changes made so far to the state (`--state`); nothing to do in memory. Throws when the state cannot be written. */
   save(): void {
-    if (this.stateFile) this.store.saveTo(this.stateFile);
+    this.store.flush();
   }
 
   log(event: LogEvent): void {
