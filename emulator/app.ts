@@ -64,6 +64,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
 
   // An answered change is in the state (`--state`): what was changed is written before the reply leaves.
   app.addHook("onSend", async (req, reply, payload) => {
+    if (emu.stopping) reply.header("connection", "close");
     try {
       emu.save();
       return payload;

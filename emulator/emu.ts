@@ -39,6 +39,8 @@ export class Emu {
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   private listeners = new Map<string, Listener[]>();
+  /** Set while the emulator shuts down: replies close their connections, so the server can stop. */
+  stopping = false;
   /** Where log events go; none by default. */
   logSink?: (event: LogEvent) => void;
 

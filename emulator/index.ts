@@ -109,6 +109,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     app,
     close: () => (closing ??= (async () => {
       // New connections are refused at once; requests under way finish (bounded), then what they use closes.
+      running.stopping = true;
       const grace = setTimeout(() => app.server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
       try {
         await Promise.all([app.close(), dns?.close()]);
