@@ -79,6 +79,10 @@ export class Table<T extends Row> {
   }
 }
 
+/** On a stored object, its proxy (not enumerable, so never copied or written); asked of a proxy, the stored object. */
+const PROXY = Symbol("proxy");
+const TARGET = Symbol("target");
+
 /** What happened to a row since the last flush: written whole, deleted, or these fields written. */
 type Change = "put" | "del" | Set<string>;
 
@@ -92,9 +96,6 @@ export class Store {
   private lastMeta?: string;
   private scheduled = false;
   private onFlushError?: (err: unknown) => void;
-  /** Proxies handed out, by stored object, and the stored object behind each proxy. */
-  private proxies = new WeakMap<object, object>();
-  private targets = new WeakMap<object, object>();
   private rootHandlers = new Map<string, ProxyHandler<object>>();
 
   table<T extends Row>(name: string): Table<T> {
@@ -245,7 +246,7 @@ export class Store {
   /** @internal A value about to be stored: proxies of stored objects inside it become copies, so no two rows share an object. */
   in(value: unknown): unknown {
     if (!this.sink || value === null || typeof value !== "object") return value;
-    const target = this.targets.get(value);
+    const target = (value as Record<symbol, object | undefined>)[TARGET];
     if (target) return copy(target);
     if (!plain(value)) return value;
     if (Array.isArray(value)) {
@@ -292,18 +293,18 @@ export class Store {
       if (cached) return cached;
     }
     const store = this;
-    const at = (target: object, prop: string | symbol) =>
-      typeof prop === "string" ? (root ?? { id: (target as Row).id, field: prop }) : undefined;
     const written = (target: object, prop: string | symbol) => {
-      const where = at(target, prop);
-      if (where) store.note(table, where.id, where.field);
+      if (typeof prop === "string") store.note(table, root ? root.id : (target as Row).id, root ? root.field : prop);
     };
     const handler: ProxyHandler<object> = {
       get(target, prop) {
+        if (prop === TARGET) return target;
         const v = (target as Record<PropertyKey, unknown>)[prop];
-        if (v === null || typeof v !== "object" || !plain(v)) return v;
-        const where = at(target, prop);
-        return where ? store.wrap(v, () => store.handler(table, where)) : v;
+        if (v === null || typeof v !== "object") return v;
+        const cached = (v as Record<symbol, unknown>)[PROXY];
+        if (cached || typeof prop !== "string" || !plain(v)) return cached ?? v;
+        const where = root ?? { id: (target as Row).id, field: prop };
+        return store.wrap(v, () => store.handler(table, where));
       },
       set(target, prop, value) {
         (target as Record<PropertyKey, unknown>)[prop] = store.in(value);
@@ -325,15 +326,14 @@ export class Store {
     return handler;
   }
 
-  /** One proxy per stored object, so a row handed out twice is the same object. */
+  /** One proxy per stored object, so a row handed out twice is the same object; it is kept on the object (no WeakMap for the GC to trace). */
   private wrap<T extends object>(target: T, handler: () => ProxyHandler<object>): T {
-    let proxy = this.proxies.get(target);
+    let proxy = (target as Record<symbol, T | undefined>)[PROXY];
     if (!proxy) {
-      proxy = new Proxy(target, handler());
-      this.proxies.set(target, proxy);
-      this.targets.set(proxy, target);
+      proxy = new Proxy(target, handler()) as T;
+      Object.defineProperty(target, PROXY, { value: proxy, configurable: true });
     }
-    return proxy as T;
+    return proxy;
   }
 }
 
