@@ -48,8 +48,17 @@ function decode(text: string): unknown {
     v !== null && typeof v === "object" && typeof v.$buffer === "string" && Object.keys(v).length === 1 ? Buffer.from(v.$buffer, "base64") : v);
 }
 
-export function writeAll(fd: number, bytes: Buffer): void {
+/** Writes all of it; returns the bytes written. A string goes to the file without a Buffer copy unless the write comes back short. */
+export function writeAll(fd: number, data: Buffer | string): number {
+  let bytes: Buffer;
+  if (typeof data === "string") {
+    const length = Buffer.byteLength(data);
+    const done = writeSync(fd, data);
+    if (done === length) return length;
+    bytes = Buffer.from(data).subarray(done);
+  } else bytes = data;
   for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+  return Buffer.byteLength(data);
 }
 
 export function syncDir(dir: string): void {

@@ -4,7 +4,7 @@
 //                      acknowledges it leaves (so an answered write survives a SIGKILL)
 //   data/              durable data kept with the rows (database clusters and dumps: settings.dataDir)
 //   lock               the process that has the directory open
-// A write costs one append whatever the size of the state. Once the journal outgrows the snapshot,
+// A write costs one append whatever the size of the state. Once the journal is twice the snapshot,
 // a new snapshot is written in steps between requests while changes go to the next journal; a
 // load replays the snapshot, its journal and every later one, so a crash at any step loads. A
 // batch cut short by a crash (the last line, without its newline) is ignored and cut off.
@@ -20,7 +20,7 @@ export { readState, StateError } from "./journal-files";
 export interface StateOptions {
   /** Where state events go (a torn batch cut off, a compaction, a legacy file converted). */
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** Compact once the journal outgrows the snapshot and this many bytes (default 8 MiB). */
+  /** Compact once the journal is larger than twice the snapshot and this many bytes (default 8 MiB). */
   compactMinBytes?: number;
   /** Written batches reach the disk (fsync) within this many ms (default 1000). */
   syncEveryMs?: number;
@@ -67,9 +67,9 @@ export class StateDir implements Sink {
 
   write(ops: Op[]): void {
     if (this.closed) throw new StateError(`the state ${this.dir} is closed`);
-    const bytes = Buffer.from(`${encode({ ops })}\n`);
+    let written: number;
     try {
-      writeAll(this.fd, bytes);
+      written = writeAll(this.fd, `${encode({ ops })}\n`);
     } catch (err) {
       // A batch written in part would sit in the middle of the journal once the next one lands.
       try {
@@ -79,7 +79,7 @@ export class StateDir implements Sink {
       }
       throw new StateError(`cannot write the state journal ${join(this.dir, journalName(this.gen))}: ${(err as Error).message}`);
     }
-    this.journalBytes += bytes.length;
+    this.journalBytes += written;
     this.unsynced = true;
     if (!this.syncTimer) {
       this.syncTimer = setTimeout(() => void this.sync(), this.opts.syncEveryMs ?? 1000);
@@ -169,8 +169,9 @@ export class StateDir implements Sink {
     this.openJournal(read.lastGen ?? Math.max(read.base, 1), read.lastGen === undefined ? 0 : read.lastBytes);
   }
 
+  /** Twice the snapshot: a compaction rewrites half a byte per byte journalled, and a load replays at most twice the state. */
   private compactAt(): number {
-    return Math.max(this.opts.compactMinBytes ?? 8 << 20, this.snapshotBytes);
+    return Math.max(this.opts.compactMinBytes ?? 8 << 20, 2 * this.snapshotBytes);
   }
 
   private compactSoon(): void {

@@ -273,15 +273,17 @@ export class Store {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      try {
-        this.flush();
-      } catch (err) {
-        this.onFlushError?.(err);
-      }
-    });
+    setImmediate(this.flushLater);
   }
+
+  private readonly flushLater = () => {
+    this.scheduled = false;
+    try {
+      this.flush();
+    } catch (err) {
+      this.onFlushError?.(err);
+    }
+  };
 
   /**
    * Writes to a row (root undefined: the field is the property written) or to an object nested in

