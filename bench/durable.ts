@@ -31,7 +31,13 @@ function cpuSeconds(pid: number): number | undefined {
 }
 
 async function child(rows: number, stateDir?: string): Promise<{ info: Info; pid: number; stop: () => Promise<void> }> {
-  const proc: ChildProcess = spawn(process.execPath, [join(__dirname, "durable-child.js"), String(rows), ...(stateDir ? [stateDir] : [])], { stdio: ["ignore", "pipe", "inherit"] });
+  const script = join(__dirname, "durable-child.js");
+  if (stateDir) {
+    const prefill = spawn(process.execPath, [script, "prefill", String(rows), stateDir], { stdio: "inherit" });
+    const code = await new Promise((r) => prefill.once("exit", r));
+    if (code !== 0) throw new Error(`the bench state prefill exited with ${code}`);
+  }
+  const proc: ChildProcess = spawn(process.execPath, [script, "serve", String(rows), ...(stateDir ? [stateDir] : [])], { stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((ok, fail) => {
     createInterface({ input: proc.stdout! }).once("line", ok);
     proc.once("exit", (code) => fail(new Error(`the bench emulator exited with ${code}`)));

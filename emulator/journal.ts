@@ -102,15 +102,21 @@ export class StateDir implements Sink {
   /** Writes what the store has noted, stops a compaction under way, syncs and closes the journal, unlocks. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.store.flush();
-    this.store.detach();
-    this.closed = true;
-    clearTimeout(this.syncTimer);
-    await this.compacting?.catch(() => undefined);
-    await this.syncing;
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    unlock(this.dir);
+    try {
+      this.store.flush();
+    } finally {
+      this.store.detach();
+      this.closed = true;
+      clearTimeout(this.syncTimer);
+      await this.compacting?.catch(() => undefined);
+      await this.syncing;
+      try {
+        fsyncSync(this.fd);
+      } finally {
+        closeSync(this.fd);
+        unlock(this.dir);
+      }
+    }
   }
 
   /** For a process that must exit now: writes what is noted, syncs, unlocks. */
@@ -140,6 +146,13 @@ export class StateDir implements Sink {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new StateError(`cannot read the state ${path}: ${(err as Error).message}`);
       kind = "none";
+    }
+    if (kind === "dir") {
+      const entries = readdirSync(path);
+      const ours = (f: string) => f === SNAPSHOT || f === `${SNAPSHOT}.tmp` || JOURNAL_FILE.test(f) || f === "data" || f === "lock";
+      if (!entries.some((f) => f === SNAPSHOT || JOURNAL_FILE.test(f)) && entries.some((f) => !ours(f))) {
+        throw new StateError(`the state ${path} is a directory holding other files, not an emulator state: give a new or empty directory`);
+      }
     }
     // A conversion that stopped after moving the legacy file aside: its result is complete.
     if (kind === "none" && existsSync(converting)) renameSync(converting, path);

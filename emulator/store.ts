@@ -93,7 +93,7 @@ export class Store {
   private changes = new Map<string, Map<string, Change>>();
   private cleared?: Set<string>;
   private meta?: () => Record<string, unknown>;
-  private lastMeta?: string;
+  private lastMeta?: Record<string, unknown>;
   private scheduled = false;
   private onFlushError?: (err: unknown) => void;
   private rootHandlers = new Map<string, ProxyHandler<object>>();
@@ -178,7 +178,7 @@ export class Store {
   attach(sink: Sink, meta: () => Record<string, unknown>, onFlushError: (err: unknown) => void): void {
     this.sink = sink;
     this.meta = meta;
-    this.lastMeta = JSON.stringify(meta());
+    this.lastMeta = copy(meta()) as Record<string, unknown>;
     this.onFlushError = onFlushError;
   }
 
@@ -186,11 +186,7 @@ export class Store {
     this.sink = undefined;
   }
 
-  get durable(): boolean {
-    return this.sink !== undefined;
-  }
-
-  /** The settings as they were last written. */
+  /** The settings kept beside the rows, as they are now. */
   metaNow(): Record<string, unknown> | undefined {
     return this.meta?.();
   }
@@ -216,13 +212,14 @@ export class Store {
         }
       }
     }
-    const meta = JSON.stringify(this.meta!());
-    if (meta !== this.lastMeta) ops.push(["meta", JSON.parse(meta)]);
+    const meta = this.meta!();
+    const metaChanged = !same(meta, this.lastMeta);
+    if (metaChanged) ops.push(["meta", copy(meta) as Record<string, unknown>]);
     if (ops.length === 0) return;
     this.sink.write(ops);
     this.changes.clear();
     this.cleared = undefined;
-    this.lastMeta = meta;
+    if (metaChanged) this.lastMeta = copy(meta) as Record<string, unknown>;
   }
 
   /** @internal Notes a change to a row: "put", "del" or the name of a field written. */
@@ -332,8 +329,10 @@ export class Store {
   private wrap<T extends object>(target: T, handler: () => ProxyHandler<object>): T {
     let proxy = (target as Record<symbol, T | undefined>)[PROXY];
     if (!proxy) {
+      // A frozen object (a shared constant, say) cannot be written, so there is nothing to note.
+      if (Object.isFrozen(target)) return target;
       proxy = new Proxy(target, handler()) as T;
-      Object.defineProperty(target, PROXY, { value: proxy, configurable: true });
+      if (Object.isExtensible(target)) Object.defineProperty(target, PROXY, { value: proxy, configurable: true });
     }
     return proxy;
   }
@@ -344,6 +343,15 @@ function plain(v: object): boolean {
   if (Array.isArray(v)) return true;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+/** Deep equality of JSON values (the settings compared at each flush). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  if (ka.length !== Object.keys(b as object).length) return false;
+  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 function copy(v: unknown): unknown {

@@ -56,6 +56,9 @@ test("every way a model changes a row reaches the journal: table calls, direct w
   a.cron.tags.push("z");
   t.insert({ id: "d", status: "NEW" });
   t.delete("d");
+  const region = Object.freeze({ key: "af-west-1" });
+  t.insert({ id: "e", region });
+  expect(t.get("e")!.region).toBe(region);
   store.flush();
 
   expect(onDisk()).toEqual(json(store.toJSON()));
@@ -200,11 +203,14 @@ test("a legacy JSON state file is converted into a directory (the file kept besi
   expect(String(err)).not.toContain("SECRET");
 });
 
-test("one process holds a state directory; a lock left by a process that died is taken over", async () => {
+test("one process holds a state directory; a lock left by a process that died is taken over; a directory of other files is refused", async () => {
   await openState();
   await expect(StateDir.open(path, new Store())).rejects.toThrow(/in use by this process/);
   await open.pop()!.close();
   const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
   writeFileSync(join(path, "lock"), `${dead} 1\n`);
   await expect(openState()).resolves.toBeDefined();
+
+  writeFileSync(join(dir, "notes.txt"), "not a state");
+  await expect(StateDir.open(dir, new Store())).rejects.toThrow(`the state ${dir} is a directory holding other files`);
 });
