@@ -62,11 +62,12 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     }
   });
 
-  // An answered change is in the state (`--state`): what was changed is written before the reply leaves.
+  // An answered change is in the state (`--state`): what was changed is written before the reply
+  // leaves, in one write shared by the replies that finish in the same turn of the event loop.
   app.addHook("onSend", async (req, reply, payload) => {
     if (emu.stopping) reply.header("connection", "close");
     try {
-      emu.save();
+      await emu.commit();
       return payload;
     } catch (err) {
       emu.log({ kind: "error", msg: "could not write the state", error: String(err), requestId: req.id });

@@ -54,6 +54,11 @@ export class Emu {
     this.store.flush();
   }
 
+  /** Resolves once the changes made so far are written (`--state`), sharing one write with the other replies of this turn; undefined in memory or when nothing changed. */
+  commit(): Promise<void> | undefined {
+    return this.store.commit();
+  }
+
   log(event: LogEvent): void {
     this.logSink?.(event);
   }

@@ -95,6 +95,8 @@ export class Store {
   private meta?: () => Record<string, unknown>;
   private lastMeta?: Record<string, unknown>;
   private scheduled = false;
+  /** Settled by the next flush: replies waiting for their changes to be written. */
+  private waiting?: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   private onFlushError?: (err: unknown) => void;
   private rootHandlers = new Map<string, ProxyHandler<object>>();
 
@@ -191,8 +193,40 @@ export class Store {
     return this.meta?.();
   }
 
+  /**
+   * Resolves once the changes noted so far are written: by the flush at the end of this turn of the
+   * event loop, which every reply finishing in the same turn shares (one write for all of them).
+   * Undefined when there is nothing to wait for.
+   */
+  commit(): Promise<void> | undefined {
+    if (!this.sink || (this.changes.size === 0 && !this.cleared && same(this.meta!(), this.lastMeta))) return undefined;
+    this.schedule();
+    if (!this.waiting) {
+      let resolve!: () => void;
+      let reject!: (err: unknown) => void;
+      const promise = new Promise<void>((ok, fail) => {
+        resolve = ok;
+        reject = fail;
+      });
+      this.waiting = { promise, resolve, reject };
+    }
+    return this.waiting.promise;
+  }
+
   /** Writes the changes noted since the last flush as one batch; throws (keeping them) when the sink does. */
   flush(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    try {
+      this.write();
+    } catch (err) {
+      waiting?.reject(err);
+      throw err;
+    }
+    waiting?.resolve();
+  }
+
+  private write(): void {
     if (!this.sink) return;
     const ops: Op[] = this.cleared ? [["clear", [...this.cleared]]] : [];
     for (const [name, rows] of this.changes) {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
 import { startEmulator } from "../../emulator";
+import { readState } from "../../emulator/journal";
 
 jest.setTimeout(120_000);
 
@@ -224,6 +225,26 @@ test("close() lets a request under way finish before it closes what requests use
   await emu.close();
   expect((await slow).status).toBe(201);
   expect(order).toEqual(["answered 201", "closing what requests use"]);
+});
+
+test("a change that cannot be written is answered 500 naming the journal, and the next write carries it", async () => {
+  const state = join(dir, "unwritable");
+  const emu = await startEmulator({ stateFile: state });
+  const post = (name: string) => fetch(`${emu.baseUrl}/v1/workspaces/${emu.workspaceId}/projects`, {
+    method: "POST", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ name }),
+  });
+  const sink = (emu.emu.store as any).sink;
+  const write = sink.write.bind(sink);
+  sink.write = () => {
+    sink.write = write;
+    throw new Error(`cannot write the state journal ${state}/journal-1.jsonl: ENOSPC: no space left on device`);
+  };
+  const failed = await post("first");
+  expect(failed.status).toBe(500);
+  expect(await failed.json()).toMatchObject({ statusCode: 500, message: expect.stringContaining(`${state}/journal-1.jsonl: ENOSPC`) });
+  expect((await post("second")).status).toBe(201);
+  await emu.close();
+  expect(readState(state).tables.projects.map((p: any) => p.name).sort()).toEqual(["first", "second"]);
 });
 
 test("a legacy JSON state file loads: the same keys and objects, then the state goes on in the directory", async () => {

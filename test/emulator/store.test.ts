@@ -26,10 +26,9 @@ async function openState(opts: { compactMinBytes?: number; log?: (msg: string, f
   const state = await StateDir.open(at, store, opts);
   open.push(state);
   const meta = { delegations: [] as string[] };
-  state.attach(() => meta, (err) => {
-    throw err;
-  });
-  return { store, state, meta };
+  const flushErrors: unknown[] = [];
+  state.attach(() => meta, (err) => flushErrors.push(err));
+  return { store, state, meta, flushErrors };
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v));
@@ -79,6 +78,39 @@ test("a change made outside a request (a lifecycle timer) is written on the next
   await nextTurn();
   expect(onDisk().deploys).toEqual([{ id: "d1", status: "RUNNING" }]);
   expect(readState(path).meta).toEqual({ delegations: ["shop.test"] });
+});
+
+test("replies finishing in the same turn share one write, and none is released before it; a failed write fails them and keeps the changes", async () => {
+  const { store, flushErrors } = await openState();
+  const t = store.table<any>("projects");
+  const lines = () => readFileSync(join(path, journalFiles()[0]), "utf8").split("\n").filter(Boolean).length;
+  await nextTurn();
+  const before = lines();
+  const released: string[] = [];
+  const replies = ["a", "b", "c"].map((id) => {
+    t.insert({ id, name: id });
+    return store.commit()!.then(() => released.push(id));
+  });
+  expect(store.commit()).toBeDefined();
+  await Promise.resolve();
+  expect({ released, lines: lines() }).toEqual({ released: [], lines: before });
+  await Promise.all(replies);
+  expect({ released, lines: lines() }).toEqual({ released: ["a", "b", "c"], lines: before + 1 });
+  expect(store.commit()).toBeUndefined();
+
+  // A sink that fails once: the waiting reply fails, the next write carries the change.
+  const sink = (store as any).sink;
+  const write = sink.write.bind(sink);
+  sink.write = () => {
+    sink.write = write;
+    throw new Error("disk full");
+  };
+  t.update("a", { name: "renamed" });
+  await expect(store.commit()).rejects.toThrow("disk full");
+  expect(String(flushErrors)).toContain("disk full");
+  t.insert({ id: "d", name: "d" });
+  await store.commit();
+  expect(onDisk().projects.map((p: any) => p.name)).toEqual(["renamed", "b", "c", "d"]);
 });
 
 test("a batch cut short at the end of the journal is ignored and cut off; the next batches follow the last whole one", async () => {
