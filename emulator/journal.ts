@@ -1,7 +1,7 @@
 // The state directory behind `--state PATH`, where the store's rows outlive the process:
 //   snapshot.jsonl     the rows at the last compaction: a header line, then one `[table, row]` per line
-//   journal-<N>.jsonl  every change since, one batch per line, appended before the reply that
-//                      acknowledges it leaves (so an answered write survives a SIGKILL)
+//   journal-<N>.jsonl  every change since, one batch per line, appended before the replies that
+//                      acknowledge it leave (so an answered write survives a SIGKILL)
 //   data/              durable data kept with the rows (database clusters and dumps: settings.dataDir)
 //   lock               the process that has the directory open
 // A write costs one append whatever the size of the state. Once the journal is twice the snapshot,

@@ -2,8 +2,8 @@
 // (`--state`, journal.ts) every change is also written to an append-only journal: what goes
 // through a Table (insert, update, delete) and what models write directly on the rows a Table hands
 // out, which are then proxies that note the field written, however deep. `flush()` writes the
-// changes noted so far as one batch; the HTTP layer calls it before each reply leaves, and a change
-// made outside a request (a timer, an event) is flushed on the next turn of the event loop.
+// changes noted so far as one batch, at the end of each turn of the event loop that made any; a
+// reply waits for it with `commit()`, so the replies of one turn share one write.
 import { randomUUID } from "node:crypto";
 
 export interface Row {
