@@ -6,7 +6,8 @@ import { Emu, type EmuSettings } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
-import { closeAllDatabases } from "./postgres";
+import { closeAllDatabases, openDatabases } from "./postgres";
+import { addReadiness } from "./readiness";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
@@ -38,6 +39,8 @@ export interface RunningEmulator extends SeedResult {
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings: EmuSettings = { defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, delegations: [], ...opts.settings };
+  // Database clusters and backup dumps live beside the state file.
+  if (opts.stateFile && !settings.dataDir) settings.dataDir = `${opts.stateFile}.data`;
   const loaded = opts.stateFile ? Store.loadFrom(opts.stateFile) : undefined;
   const emu = new Emu(loaded ?? new Store(), settings);
   const seeded = loaded
@@ -57,6 +60,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   emu.settings.baseUrl = baseUrl;
   const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
+  if (dns) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: `${opts.host ?? "127.0.0.1"}:${dns.port}` }]);
+  await openDatabases(emu);
   return {
     ...ids,
     baseUrl,
