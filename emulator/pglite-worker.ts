@@ -2,6 +2,7 @@
 // own worker thread, so a slow statement holds up only this database. It serves the wire protocol
 // on a loopback port (the service's listener hands connections to it) and answers the emulator's
 // requests (console, catalogue, dumps) posted to it.
+import { mkdirSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   // Loaded here only: the thread is plain Node even under jest, whose sandbox refuses PGlite's own dynamic import().
   const { PGlite } = await import("@electric-sql/pglite");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db: PGlite = await PGlite.create(dataDir);
   // PGlite has one session, shared by every connection: it runs as the service's user from here on.
   if (user !== "postgres") {

@@ -61,3 +61,14 @@ export interface Engine {
 
 /** The engine could not be reached (not a failure of the statement it was asked to run). */
 export class EngineUnavailable extends Error {}
+
+/** Whether `work` settles within `ms`; the timer does not outlive it. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

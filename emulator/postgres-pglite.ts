@@ -6,7 +6,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { EngineUnavailable, type Engine, type EngineState, type ServiceDb, type Sql } from "./postgres-engine";
+import { EngineUnavailable, settlesWithin, type Engine, type EngineState, type ServiceDb, type Sql } from "./postgres-engine";
 import { signIn } from "./postgres-wire";
 
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
@@ -49,7 +49,7 @@ class Database {
   async close(): Promise<void> {
     await this.ready.catch(() => undefined);
     const bye = this.call("close").catch(() => undefined);
-    await Promise.race([this.exited, new Promise((r) => setTimeout(r, 10_000))]);
+    await settlesWithin(this.exited, 10_000);
     await bye;
     await this.worker.terminate();
   }

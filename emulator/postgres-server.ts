@@ -11,7 +11,7 @@ import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import net from "node:net";
 import path from "node:path";
 import { Client, Pool, type ClientConfig } from "pg";
-import { EngineUnavailable, type Engine, type ScriptResult, type ServiceDb, type SessionOptions, type Sql } from "./postgres-engine";
+import { EngineUnavailable, settlesWithin, type Engine, type ScriptResult, type ServiceDb, type SessionOptions, type Sql } from "./postgres-engine";
 import { scramVerifier, signIn } from "./postgres-wire";
 
 export const ADMIN = "cloudplatform_admin";
@@ -396,8 +396,7 @@ export class Cluster {
     this.state = "stopping";
     await this.admin?.end().catch(() => undefined);
     this.proc.stdin!.end();
-    const done = await Promise.race([this.exited!.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
-    if (!done) await this.kill();
+    if (!(await settlesWithin(this.exited!, STOP_TIMEOUT_MS))) await this.kill();
     this.proc = undefined;
     this.state = "stopped";
   }
@@ -411,7 +410,7 @@ export class Cluster {
       } catch {
         return;
       }
-      if (await Promise.race([this.exited!.then(() => true), sleep(3_000).then(() => false)])) return;
+      if (await settlesWithin(this.exited!, 3_000)) return;
     }
   }
 }

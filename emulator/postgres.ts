@@ -344,7 +344,7 @@ async function handOver(emu: Emu, l: Listener, svc: Service, client: net.Socket,
     ({ socket: upstream, rest: after } = await engine(emu).upstream({ id: svc.id, db: svc.db! }, rest));
   } catch (e) {
     const fields = (e as { fields?: Record<string, string> }).fields;
-    return fatal(client, fields?.C ?? "58000", fields?.M ?? `the database could not be started: ${(e as Error).message}`);
+    return fatal(client, fields?.C ?? "58000", fields?.M ?? (e as Error).message);
   }
   if (client.destroyed) return void upstream.destroy();
   l.sockets.add(upstream);
