@@ -125,6 +125,12 @@ function ensureReady(emu: Emu, svc: Service): Promise<void> {
   return l.ready;
 }
 
+/** The server went away under the session (shut down, crashed, or refusing connections): no fault of the statement. */
+function lostServer(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return (typeof code === "string" && code.startsWith("57P")) || /Connection terminated/.test((e as Error).message ?? "");
+}
+
 function notRunning(svc: Service, e: unknown): CodedError {
   return new CodedError(409, "DATABASE_NOT_RUNNING", `the database of service ${svc.id} is not running: ${(e as Error).message}`);
 }
@@ -160,7 +166,7 @@ export async function databaseRunning(emu: Emu, svc: Service): Promise<Engine> {
 export async function withDatabase<T>(emu: Emu, svc: Service, fn: (sql: Sql) => Promise<T>, opts: SessionOptions = { as: "user" }): Promise<T> {
   const e = await databaseRunning(emu, svc);
   return track(emu, e.session({ id: svc.id, db: svc.db! }, opts, fn).catch((err) => {
-    throw err instanceof EngineUnavailable ? notRunning(svc, err) : err;
+    throw err instanceof EngineUnavailable || lostServer(err) ? notRunning(svc, err) : err;
   }));
 }
 

@@ -66,18 +66,22 @@ test("rows and backups survive a restart with --state; SIGTERM during a slow ins
   expect((await a.get<any>(`/v1/services/${db.id}/backups`)).data[0]).toMatchObject({ id: backup.id, status: "COMPLETED", sizeBytes: expect.any(Number) });
   await c.query("INSERT INTO items (name) VALUES ('three')");
 
-  // SIGTERM while an insert sleeps for 2 s: the emulator lets it commit, then stops.
+  // SIGTERM while two inserts sleep for 2 s, one from a client, one from the console route: the
+  // emulator lets both commit, then stops.
   const slow = c.query("INSERT INTO items (name) SELECT 'slow' FROM pg_sleep(2)");
+  const viaConsole = a.post<any>(`/v1/services/${db.id}/database/query`, { statement: "INSERT INTO items (name) SELECT 'console' FROM pg_sleep(2)" });
   const watch = pg(conn);
   await watch.connect();
-  for (let i = 0; i < 100; i++) {
-    const r = await watch.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT%pg_sleep%'");
-    if (r.rows[0].n > 0) break;
+  let active = 0;
+  for (let i = 0; i < 200 && active < 2; i++) {
     await new Promise((r) => setTimeout(r, 20));
+    active = (await watch.query("SELECT count(DISTINCT pid)::int AS n FROM pg_locks WHERE relation = 'items'::regclass AND mode = 'RowExclusiveLock'")).rows[0].n;
   }
+  expect(active).toBe(2);
   const exited = new Promise<number | null>((resolve) => first.proc.once("exit", resolve));
   first.proc.kill("SIGTERM");
   expect(await slow).toMatchObject({ command: "INSERT", rowCount: 1 });
+  expect(await viaConsole).toMatchObject({ message: "INSERT 0 1" });
   expect(await exited).toBe(0);
 
   const second = await startCli();
@@ -96,7 +100,7 @@ test("rows and backups survive a restart with --state; SIGTERM during a slow ins
   expect(again).toMatchObject({ port: conn.port, password: conn.password });
   const c2 = pg(again);
   await c2.connect();
-  expect(await names(c2)).toEqual(["one", "two", "three", "slow"]);
+  expect((await names(c2)).sort()).toEqual(["console", "one", "slow", "three", "two"]);
 
   // The backup taken before the restart restores: 202 PENDING, then COMPLETED, with its data back.
   const restore = await b.post<any>(`/v1/backups/${backup.id}/restore`, {});
