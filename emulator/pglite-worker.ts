@@ -8,7 +8,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 interface Request { id: number; op: "query" | "textRows" | "script" | "archive" | "ping" | "close"; text?: string; params?: unknown[] }
-const { dataDir, user } = workerData as { dataDir: string; user: string };
+const { dataDir, user, initOnly } = workerData as { dataDir: string; user: string; initOnly?: boolean };
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 async function main(): Promise<void> {
@@ -16,7 +16,14 @@ async function main(): Promise<void> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db: PGlite = await PGlite.create(dataDir);
+  // PGlite's own shared_buffers default costs each database some 400 MB more; the real server's figure instead.
+  const db: PGlite = await PGlite.create(dataDir, { postgresqlconf: "shared_buffers = 16MB" });
+  if (initOnly) {
+    // Making a new data directory leaves some 450 MB in the thread that did it: that thread ends here.
+    await db.close();
+    parentPort!.postMessage({ ready: true, port: 0 });
+    return;
+  }
   // PGlite has one session, shared by every connection: it runs as the service's user from here on.
   if (user !== "postgres") {
     const exists = await db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [user]);

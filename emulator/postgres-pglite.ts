@@ -14,11 +14,15 @@ interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
 class Database {
   private next = 1;
   private pending = new Map<number, Pending>();
+  private worker?: Worker;
+  /** The port its wire-protocol server listens on, once it runs. */
   readonly ready: Promise<number>;
   private exited: Promise<void>;
 
-  constructor(private worker: Worker) {
-    this.ready = new Promise((resolve, reject) => {
+  constructor(starting: Promise<Worker> | Worker) {
+    const started = Promise.resolve(starting);
+    this.ready = started.then((worker) => new Promise<number>((resolve, reject) => {
+      this.worker = worker;
       worker.on("message", (m: { id?: number; ok?: boolean; result?: unknown; error?: { message: string; code?: string }; ready?: boolean; port?: number; failed?: string }) => {
         if (m.ready) return resolve(m.port!);
         if (m.failed) return reject(new Error(m.failed));
@@ -29,29 +33,46 @@ class Database {
         else p.reject(Object.assign(new Error(m.error!.message), { code: m.error!.code }));
       });
       worker.once("error", reject);
-    });
+    }));
     this.ready.catch(() => undefined);
-    this.exited = new Promise((resolve) => worker.once("exit", () => {
+    this.exited = started.then((worker) => new Promise<void>((resolve) => worker.once("exit", () => {
       for (const p of this.pending.values()) p.reject(new EngineUnavailable("the database's worker stopped"));
       this.pending.clear();
       resolve();
-    }));
+    })), () => undefined);
   }
 
+  /** Only once `ready` resolved. */
   call<T>(op: string, text?: string, params?: unknown[]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const id = this.next++;
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, op, text, params });
+      this.worker!.postMessage({ id, op, text, params });
     });
   }
 
   async close(): Promise<void> {
-    await this.ready.catch(() => undefined);
-    const bye = this.call("close").catch(() => undefined);
-    await settlesWithin(this.exited, 10_000);
-    await bye;
-    await this.worker.terminate();
+    if ((await this.ready.then(() => true, () => false)) && this.worker) {
+      const bye = this.call("close").catch(() => undefined);
+      await settlesWithin(this.exited, 10_000);
+      await bye;
+    }
+    await this.worker?.terminate();
+  }
+}
+
+/** Makes a new data directory in a thread of its own, which then ends. */
+async function initialise(dataDir: string): Promise<void> {
+  const w = new Worker(workerScript(), { workerData: { dataDir, user: "postgres", initOnly: true } });
+  const made = new Promise<void>((resolve, reject) => {
+    w.on("message", (m: { ready?: boolean; failed?: string }) => (m.failed ? reject(new Error(m.failed)) : resolve()));
+    w.once("error", reject);
+    w.once("exit", () => reject(new Error("the database's first start ended early")));
+  });
+  try {
+    await made;
+  } finally {
+    await w.terminate();
   }
 }
 
@@ -68,7 +89,9 @@ export function pgliteEngine(dataDir: string): Engine {
   const open = (svc: ServiceDb): Database => {
     let d = dbs.get(svc.id);
     if (!d) {
-      d = new Database(new Worker(workerScript(), { workerData: { dataDir: path.join(root, svc.id), user: svc.db.user } }));
+      const dataDir = path.join(root, svc.id);
+      const start = () => new Worker(workerScript(), { workerData: { dataDir, user: svc.db.user } });
+      d = new Database(existsSync(path.join(dataDir, "PG_VERSION")) ? start() : initialise(dataDir).then(start));
       dbs.set(svc.id, d);
       const mine = d;
       // A database that failed to start is tried again on its next use.
