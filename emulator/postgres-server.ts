@@ -91,7 +91,8 @@ const hex = (serviceId: string) => serviceId.replace(/-/g, "").slice(0, 12);
 const SUFFIX = /_([0-9a-f]{12})$/;
 export const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 export const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const reservedRole = (name: string) => name.startsWith("pg_") || ["public", "none", ADMIN].includes(name.toLowerCase());
+/** Names Postgres refuses for a role (or that the cluster's superuser has). */
+const reservedRole = (name: string) => name.startsWith("pg_") || ["public", "none", ADMIN].includes(name);
 
 type State = "starting" | "ready" | "failed" | "stopping" | "stopped";
 
@@ -123,7 +124,7 @@ export class Cluster {
     const owner = reservedRole(svc.db.user) ? null : svc.db.user;
     return {
       database: `${svc.db.name.slice(0, 50)}_${h}`,
-      login: `${svc.db.user.slice(0, 50)}_${h}`,
+      login: `${reservedRole(svc.db.user) ? "_" : ""}${svc.db.user.slice(0, 50)}_${h}`,
       owner,
       password: createHmac("sha256", this.adminPassword).update(`login:${h}`).digest("base64url"),
     };

@@ -149,6 +149,23 @@ test("a pool of 10 connections runs concurrent transactions at read committed; t
   expect((await query("a", "SELECT count(*) FROM log WHERE tx < 0")).rows).toEqual([["2"]]);
 });
 
+test("a dbUser that Postgres reserves, or that names its usual superuser, still gets a working database", async () => {
+  const env = (await api.get<any>(`/v1/services/${ids.a}`)).environmentId;
+  for (const dbUser of ["pg_reader", "postgres"]) {
+    const svc = await api.create<any>(`/v1/environments/${env}/services`, { name: `db-${dbUser}`, type: "POSTGRES", dbUser });
+    const c = await pg(await api.get<any>(`/v1/services/${svc.id}/connection`));
+    const who = (await c.query("SELECT current_user AS u, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS su")).rows[0];
+    expect(who.su).toBe(false);
+    expect(who.u).toMatch(dbUser === "postgres" ? /^postgres$/ : /^_pg_reader_[0-9a-f]{12}$/);
+    await c.query("CREATE TABLE t (x int); INSERT INTO t VALUES (1)");
+    const backup = await api.post<any>(`/v1/services/${svc.id}/backups`, {});
+    await c.query("DELETE FROM t");
+    const restore = await api.post<any>(`/v1/backups/${backup.id}/restore`, {});
+    expect(await api.get<any>(`/v1/restores/${restore.id}`)).toMatchObject({ status: "COMPLETED", error: null });
+    expect((await api.post<any>(`/v1/services/${svc.id}/database/query`, { statement: "SELECT count(*) FROM t" })).rows).toEqual([["1"]]);
+  }
+});
+
 test("the readiness route reports HTTP, DNS, the engine and each database", async () => {
   const res = await fetch(`${info.baseUrl}/_emulator/ready`);
   expect(res.status).toBe(200);
