@@ -81,12 +81,19 @@ function workerScript(): string {
   return __filename.endsWith(".ts") ? path.resolve(__dirname, "../dist/emulator/pglite-worker.js") : path.join(__dirname, "pglite-worker.js");
 }
 
-export function pgliteEngine(dataDir: string): Engine {
+export function pgliteEngine(dataDir: string, live: () => string[]): Engine {
   const root = path.join(dataDir, "pglite");
   const dbs = new Map<string, Database>();
   let state: EngineState = "ready";
+  let collected = false;
 
   const open = (svc: ServiceDb): Database => {
+    if (!collected) {
+      // Databases of services that no longer exist go when the engine first serves.
+      collected = true;
+      const keep = new Set(live());
+      for (const name of existsSync(root) ? readdirSync(root) : []) if (!keep.has(name)) rmSync(path.join(root, name), { recursive: true, force: true });
+    }
     let d = dbs.get(svc.id);
     if (!d) {
       const dataDir = path.join(root, svc.id);
@@ -143,8 +150,8 @@ export function pgliteEngine(dataDir: string): Engine {
       await close(svc.id);
       rmSync(path.join(root, svc.id), { recursive: true, force: true });
     },
-    collect: async (live) => {
-      const keep = new Set(live);
+    collect: async (ids) => {
+      const keep = new Set(ids);
       for (const id of [...dbs.keys()].filter((x) => !keep.has(x))) await close(id);
       for (const name of existsSync(root) ? readdirSync(root) : []) if (!keep.has(name)) rmSync(path.join(root, name), { recursive: true, force: true });
     },

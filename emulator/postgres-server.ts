@@ -416,13 +416,18 @@ export class Cluster {
   }
 }
 
+/** A process with that id runs, and (where /proc tells) it is a postgres, not a process that reused the id. */
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return !existsSync("/proc/self");
   }
 }
 
@@ -466,11 +471,13 @@ export function sqlOver(c: Client, owner?: string): Sql {
   };
 }
 
-export function serverEngine(bins: Binaries, dataDir: string): Engine {
+export function serverEngine(bins: Binaries, dataDir: string, live: () => string[]): Engine {
   const cluster = new Cluster(bins, dataDir);
   let started: Promise<void> | undefined;
   const up = async () => {
-    started ??= cluster.start().catch((e) => {
+    // A server that stopped on its own (killed, crashed) starts again on the next use.
+    if (cluster.state === "failed") started = undefined;
+    started ??= cluster.start().then(() => cluster.collect(live())).catch((e) => {
       started = undefined;
       throw e;
     });
@@ -531,9 +538,9 @@ export function serverEngine(bins: Binaries, dataDir: string): Engine {
     drop: async (svc) => {
       if (cluster.state === "ready") await cluster.dropDatabase(cluster.namesFor(svc));
     },
-    collect: async (live) => {
+    collect: async (ids) => {
       await up();
-      await cluster.collect(live);
+      await cluster.collect(ids);
     },
     activeQueries: () => cluster.activeQueries(),
     stop: async () => {

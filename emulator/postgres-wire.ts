@@ -8,6 +8,8 @@ export const SSL_REQUEST = 80877103;
 export const GSS_REQUEST = 80877104;
 export const CANCEL_REQUEST = 80877102;
 export const PROTOCOL_3 = 196608;
+/** Postgres' own limit on a startup packet. */
+const MAX_STARTUP = 10_000;
 
 /** Bytes received but not yet consumed, read one message at a time. */
 export class Reader {
@@ -17,6 +19,7 @@ export class Reader {
   }
   /** The startup-phase packet (length first, no type byte), whole, or null until it is. */
   packet(): Buffer | null {
+    if (this.buf.length >= 4 && (this.buf.readInt32BE(0) < 8 || this.buf.readInt32BE(0) > MAX_STARTUP)) throw new Error("invalid startup packet length");
     if (this.buf.length < 8 || this.buf.length < this.buf.readInt32BE(0)) return null;
     const len = this.buf.readInt32BE(0);
     const out = this.buf.subarray(0, len);

@@ -41,6 +41,8 @@ interface Databases {
   /** Console, export and backup work under way, which shutdown waits for. */
   inflight: Set<Promise<unknown>>;
   closing?: Promise<void>;
+  /** Which engine would serve, before one was started. */
+  kind?: Engine["kind"];
 }
 
 const registries = new WeakMap<Emu, Databases>();
@@ -76,10 +78,25 @@ export function existingDataDir(emu: Emu): string | undefined {
 function engine(emu: Emu): Engine {
   const r = registry(emu);
   if (!r.engine) {
-    const found = findServer();
-    r.engine = found === "pglite" ? pgliteEngine(dataDir(emu)) : serverEngine(found, dataDir(emu));
+    // Databases of services that no longer exist go whenever the engine starts.
+    const live = () => services(emu).where((s) => s.type === "POSTGRES").map((s) => s.id);
+    try {
+      const found = findServer();
+      r.engine = found === "pglite" ? pgliteEngine(dataDir(emu), live) : serverEngine(found, dataDir(emu), live);
+    } catch (e) {
+      r.engine = brokenEngine((e as Error).message);
+    }
   }
   return r.engine;
+}
+
+/** An engine that could not even be chosen (e.g. CLOUDPLATFORM_EMULATOR_POSTGRES names no server). */
+function brokenEngine(error: string): Engine {
+  const fail = async (): Promise<never> => { throw new EngineUnavailable(error); };
+  return {
+    kind: "postgres", status: () => ({ state: "failed", error }), ensure: fail, upstream: fail, cancel: () => undefined, session: fail,
+    archive: fail, drop: async () => undefined, collect: async () => undefined, activeQueries: async () => 0, stop: async () => undefined,
+  };
 }
 
 /** Opens the listeners of the POSTGRES services a state file brought back, and starts their databases. */
@@ -87,10 +104,7 @@ export async function openDatabases(emu: Emu): Promise<void> {
   registry(emu);
   const all = services(emu).where((s) => s.type === "POSTGRES" && !!s.db);
   for (const svc of all) await listen(emu, svc);
-  const provisioned = all.filter((s) => isProvisioned(emu, s));
-  if (!provisioned.length) return;
-  void engine(emu).collect(all.map((s) => s.id)).catch(() => undefined);
-  for (const svc of provisioned) void ensureReady(emu, svc).catch(() => undefined);
+  for (const svc of all.filter((s) => isProvisioned(emu, s))) void ensureReady(emu, svc).catch(() => undefined);
 }
 
 /** The first deploy of the service went live: the database exists from then on. */
@@ -272,7 +286,7 @@ function readinessParts(emu: Emu, r: Databases): Part[] {
     name: "postgres",
     ready: engineState === "ready" || engineState === "stopped",
     state: engineState,
-    engine: r.engine?.kind ?? (findServerKind() === "pglite" ? "pglite" : "postgres"),
+    engine: r.engine?.kind ?? (r.kind ??= findServerKind()),
     ...(status?.version ? { version: status.version } : {}),
     ...(status?.error ? { error: status.error } : {}),
   }];
@@ -309,7 +323,12 @@ function accept(emu: Emu, l: Listener, client: net.Socket): void {
   const onData = (chunk: Buffer) => {
     reader.push(chunk);
     while (!params) {
-      const packet = reader.packet();
+      let packet: Buffer | null;
+      try {
+        packet = reader.packet();
+      } catch (e) {
+        return fatal(client, "08P01", (e as Error).message);
+      }
       if (!packet) return;
       const code = packet.readInt32BE(4);
       if (code === SSL_REQUEST || code === GSS_REQUEST) { client.write("N"); continue; }
