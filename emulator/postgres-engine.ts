@@ -52,8 +52,8 @@ export interface Engine {
   archive(svc: ServiceDb): Promise<{ content: Buffer; extension: string; contentType: string }>;
   /** Deletes the service's database and everything in it. */
   drop(svc: ServiceDb): Promise<void>;
-  /** Deletes the databases of services that no longer exist. */
-  collect(live: string[]): Promise<void>;
+  /** Deletes the databases of services that no longer exist (asking which do when it runs). */
+  collect(): Promise<void>;
   /** Statements running now, for a shutdown that lets them finish. */
   activeQueries(): Promise<number>;
   stop(): Promise<void>;

@@ -87,13 +87,20 @@ export function pgliteEngine(dataDir: string, live: () => string[]): Engine {
   let state: EngineState = "ready";
   let collected = false;
 
+  const close = async (id: string) => {
+    const d = dbs.get(id);
+    dbs.delete(id);
+    await d?.close();
+  };
+  /** Databases of services that no longer exist go. */
+  const collect = async () => {
+    collected = true;
+    const keep = new Set(live());
+    for (const id of [...dbs.keys()].filter((x) => !keep.has(x))) await close(id);
+    for (const name of existsSync(root) ? readdirSync(root) : []) if (!keep.has(name)) rmSync(path.join(root, name), { recursive: true, force: true });
+  };
   const open = (svc: ServiceDb): Database => {
-    if (!collected) {
-      // Databases of services that no longer exist go when the engine first serves.
-      collected = true;
-      const keep = new Set(live());
-      for (const name of existsSync(root) ? readdirSync(root) : []) if (!keep.has(name)) rmSync(path.join(root, name), { recursive: true, force: true });
-    }
+    if (!collected) void collect();
     let d = dbs.get(svc.id);
     if (!d) {
       const dataDir = path.join(root, svc.id);
@@ -114,11 +121,6 @@ export function pgliteEngine(dataDir: string, live: () => string[]): Engine {
       throw new EngineUnavailable(`the database could not be started: ${(e as Error).message}`);
     }
     return d;
-  };
-  const close = async (id: string) => {
-    const d = dbs.get(id);
-    dbs.delete(id);
-    await d?.close();
   };
 
   return {
@@ -150,11 +152,7 @@ export function pgliteEngine(dataDir: string, live: () => string[]): Engine {
       await close(svc.id);
       rmSync(path.join(root, svc.id), { recursive: true, force: true });
     },
-    collect: async (ids) => {
-      const keep = new Set(ids);
-      for (const id of [...dbs.keys()].filter((x) => !keep.has(x))) await close(id);
-      for (const name of existsSync(root) ? readdirSync(root) : []) if (!keep.has(name)) rmSync(path.join(root, name), { recursive: true, force: true });
-    },
+    collect,
     // A worker answers a ping only between statements: waiting for every ping waits out the running ones.
     activeQueries: async () => {
       await Promise.all([...dbs.values()].map((d) => d.ready.then(() => d.call("ping"), () => undefined)));

@@ -3,30 +3,25 @@
 // database names and the password (md5), then hands the connection, signed in, to the engine: one
 // real PostgreSQL cluster (postgres-server.ts) or, without one, PGlite workers (postgres-pglite.ts).
 // The database itself is made the first time it is needed after the service's first deploy went live.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Emu } from "./emu";
 import { CodedError, notFound } from "./errors";
 import { deploysOf, isDatabase, liveAtMs, type Service, services } from "./models/lifecycle";
+import { findServer } from "./postgres-cluster";
 import { EngineUnavailable, type Engine, type SessionOptions, type Sql } from "./postgres-engine";
+import { LOOPBACK, ServiceListener } from "./postgres-listener";
 import { pgliteEngine } from "./postgres-pglite";
-import { findServer, serverEngine } from "./postgres-server";
-import { AUTH_OK, CANCEL_REQUEST, GSS_REQUEST, md5Challenge, md5Matches, PROTOCOL_3, Reader, SSL_REQUEST, fatal, startupParams } from "./postgres-wire";
+import { serverEngine } from "./postgres-server";
 import { addReadiness, type Part } from "./readiness";
 
-export const LOOPBACK = "127.0.0.1";
 /** How long shutdown waits for running statements before stopping the server anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 interface Listener {
   serviceId: string;
-  server: net.Server;
-  /** Resolves to the listener's port; concurrent callers share it. */
-  port: Promise<number>;
-  sockets: Set<net.Socket>;
+  listener: ServiceListener;
   /** The service's database exists and its engine runs. */
   ready?: Promise<void>;
   state: "idle" | "starting" | "ready" | "failed";
@@ -195,31 +190,32 @@ export async function listen(emu: Emu, svc: Service): Promise<{ host: string; po
   const reg = registry(emu);
   let l = reg.listeners.get(svc.id);
   if (!l) {
-    const server = net.createServer();
+    const id = svc.id;
     // A restart from a state file tries the port the service had before.
-    const wanted = svc.db?.endpoint?.port ?? 0;
-    l = { serviceId: svc.id, server, port: bind(server, wanted).catch(() => bind(server, 0)), sockets: new Set(), state: "idle" };
-    reg.listeners.set(svc.id, l);
-    const me = l;
-    server.on("connection", (s) => accept(emu, me, s));
+    const listener = new ServiceListener(svc.db?.endpoint?.port ?? 0, {
+      settings: () => services(emu).get(id)?.db ?? undefined,
+      refusal: () => {
+        if (reg.closing) return { code: "57P03", message: "the database system is shutting down" };
+        const row = services(emu).get(id);
+        return row && !isProvisioned(emu, row) ? { code: "57P03", message: "the database system is starting up" } : undefined;
+      },
+      upstream: async (params) => {
+        const row = services(emu).get(id);
+        if (!row?.db) throw new Error("the service was deleted");
+        await ensureReady(emu, row);
+        return engine(emu).upstream({ id, db: row.db }, params);
+      },
+      cancel: (packet) => { if (reg.engine?.status().state === "ready") reg.engine.cancel(packet); },
+    });
+    l = { serviceId: id, listener, state: "idle" };
+    reg.listeners.set(id, l);
   }
-  const endpoint = { host: LOOPBACK, port: await l.port };
+  const endpoint = { host: LOOPBACK, port: await l.listener.port };
   const row = services(emu).get(svc.id);
   if (row?.db && (row.db.endpoint?.port !== endpoint.port || row.db.endpoint?.host !== endpoint.host)) {
     services(emu).update(svc.id, { db: { ...row.db, endpoint } });
   }
   return endpoint;
-}
-
-function bind(server: net.Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const fail = (e: Error) => reject(e);
-    server.once("error", fail);
-    server.listen(port, LOOPBACK, () => {
-      server.off("error", fail);
-      resolve((server.address() as net.AddressInfo).port);
-    });
-  });
 }
 
 /** The service was deleted: its listener closes, and its database and data go. */
@@ -228,20 +224,9 @@ export async function closeDatabase(emu: Emu, svc: Service): Promise<void> {
   const l = r?.listeners.get(svc.id);
   if (l) {
     r!.listeners.delete(svc.id);
-    await closeListener(l);
+    await l.listener.close();
   }
   if (svc.db && r?.engine) await r.engine.drop({ id: svc.id, db: svc.db }).catch(() => undefined);
-}
-
-/** Stops accepting; resolves once every connection it had is gone too. */
-function stopAccepting(l: Listener): Promise<void> {
-  return l.port.then(() => new Promise<void>((resolve) => l.server.close(() => resolve())), () => undefined);
-}
-
-async function closeListener(l: Listener): Promise<void> {
-  const closed = stopAccepting(l);
-  for (const s of l.sockets) s.destroy();
-  await closed;
 }
 
 /** The control API's reset forgot every service: their databases go, the engine stays up. */
@@ -250,8 +235,8 @@ async function resetDatabases(emu: Emu): Promise<void> {
   if (!r || r.closing) return;
   const all = [...r.listeners.values()];
   r.listeners.clear();
-  await Promise.all(all.map(closeListener));
-  if (r.engine?.status().state === "ready") await r.engine.collect([]).catch(() => undefined);
+  await Promise.all(all.map((l) => l.listener.close()));
+  if (r.engine?.status().state === "ready") await r.engine.collect().catch(() => undefined);
 }
 
 /**
@@ -264,7 +249,7 @@ export function closeAllDatabases(emu: Emu, graceMs = SHUTDOWN_GRACE_MS): Promis
   if (!r) return Promise.resolve();
   r.closing ??= (async () => {
     const all = [...r.listeners.values()];
-    const closed = Promise.all(all.map(stopAccepting));
+    const closed = Promise.all(all.map((l) => l.listener.stopAccepting()));
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
       const clients = r.engine?.status().state === "ready" ? await r.engine.activeQueries().catch(() => 0) : 0;
@@ -272,7 +257,7 @@ export function closeAllDatabases(emu: Emu, graceMs = SHUTDOWN_GRACE_MS): Promis
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await r.engine?.stop();
-    for (const l of all) for (const s of l.sockets) s.destroy();
+    for (const l of all) l.listener.dropConnections();
     await closed;
     if (r.dir?.temporary) rmSync(r.dir.path, { recursive: true, force: true });
   })();
@@ -308,78 +293,4 @@ function findServerKind(): "pglite" | "postgres" {
   } catch {
     return "postgres";
   }
-}
-
-// ---- the listener: startup, password, hand-over ----
-function accept(emu: Emu, l: Listener, client: net.Socket): void {
-  l.sockets.add(client);
-  client.setNoDelay(true);
-  client.on("close", () => l.sockets.delete(client));
-  client.on("error", () => client.destroy());
-  const reader = new Reader();
-  let params: Record<string, string> | undefined;
-  const salt = randomBytes(4);
-
-  const onData = (chunk: Buffer) => {
-    reader.push(chunk);
-    while (!params) {
-      let packet: Buffer | null;
-      try {
-        packet = reader.packet();
-      } catch (e) {
-        return fatal(client, "08P01", (e as Error).message);
-      }
-      if (!packet) return;
-      const code = packet.readInt32BE(4);
-      if (code === SSL_REQUEST || code === GSS_REQUEST) { client.write("N"); continue; }
-      if (code === CANCEL_REQUEST) {
-        if (registries.get(emu)?.engine?.status().state === "ready") registries.get(emu)!.engine!.cancel(packet);
-        return void client.destroy();
-      }
-      if (code !== PROTOCOL_3) return fatal(client, "08P01", "unsupported frontend protocol");
-      const p = startupParams(packet);
-      const svc = services(emu).get(l.serviceId);
-      if (!svc?.db) return fatal(client, "3D000", `database "${p.database}" does not exist`);
-      if (p.user !== svc.db.user) return fatal(client, "28000", `role "${p.user}" does not exist`);
-      if ((p.database ?? p.user) !== svc.db.name) return fatal(client, "3D000", `database "${p.database}" does not exist`);
-      if (registries.get(emu)?.closing) return fatal(client, "57P03", "the database system is shutting down");
-      if (!isProvisioned(emu, svc)) return fatal(client, "57P03", "the database system is starting up");
-      params = p;
-      client.write(md5Challenge(salt));
-    }
-    const m = reader.message();
-    if (!m) return;
-    client.off("data", onData);
-    client.pause();
-    const svc = services(emu).get(l.serviceId);
-    if (m.type !== 0x70 || !svc?.db || !md5Matches(m.body, svc.db.user, svc.db.password, salt)) {
-      return fatal(client, "28P01", `password authentication failed for user "${params.user}"`);
-    }
-    void handOver(emu, l, svc, client, params, reader.rest());
-  };
-  client.on("data", onData);
-}
-
-async function handOver(emu: Emu, l: Listener, svc: Service, client: net.Socket, params: Record<string, string>, early: Buffer): Promise<void> {
-  const { user: _u, database: _d, ...rest } = params;
-  let upstream: net.Socket;
-  let after: Buffer;
-  try {
-    await ensureReady(emu, svc);
-    ({ socket: upstream, rest: after } = await engine(emu).upstream({ id: svc.id, db: svc.db! }, rest));
-  } catch (e) {
-    const fields = (e as { fields?: Record<string, string> }).fields;
-    return fatal(client, fields?.C ?? "58000", fields?.M ?? (e as Error).message);
-  }
-  if (client.destroyed) return void upstream.destroy();
-  l.sockets.add(upstream);
-  // What the server said last (e.g. its FATAL at shutdown) still reaches the client.
-  upstream.on("close", () => { l.sockets.delete(upstream); client.end(); });
-  upstream.on("error", () => upstream.destroy());
-  client.on("close", () => upstream.destroy());
-  client.write(Buffer.concat([AUTH_OK, after]));
-  if (early.length) upstream.write(early);
-  client.pipe(upstream);
-  upstream.pipe(client);
-  client.resume();
 }
