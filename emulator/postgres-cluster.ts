@@ -3,7 +3,7 @@
 // refuses to run as root: as root the server runs as the `postgres` user (or `nobody`), and reaches
 // its data directory through an inherited descriptor (/proc/self/fd/3), so the state directory's
 // parents need not be open to that user. A watchdog shell stops the server if the emulator dies.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -61,6 +61,21 @@ export function findServer(env: NodeJS.ProcessEnv = process.env): Binaries | "pg
   return "pglite";
 }
 
+/** The major version of a server binary (`postgres (PostgreSQL) 15.18 ...` gives "15"). */
+function majorVersion(postgres: string): string | undefined {
+  const out = spawnSync(postgres, ["--version"], { encoding: "utf8" }).stdout ?? "";
+  return /(\d+)(?:\.\d+)?/.exec(out)?.[1];
+}
+
+/** A cluster made by another major version needs that version's server, which Debian keeps beside the others. */
+function matchingBinaries(bins: Binaries, made: string, root: string): Binaries {
+  const have = majorVersion(bins.postgres);
+  if (!have || have === made) return bins;
+  const other = binariesIn(`/usr/lib/postgresql/${made}/bin`);
+  if (other) return other;
+  throw new Error(`the database cluster in ${root} was made by PostgreSQL ${made}, and this machine's server is PostgreSQL ${have}: install PostgreSQL ${made}, or point ${ENGINE_ENV} at its bin directory`);
+}
+
 /** The user the server runs as: ours, unless we are root (Postgres refuses root). */
 function serverUser(root: string): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -90,7 +105,7 @@ export class Cluster {
   private readonly root: string;
   private readonly user: { uid: number; gid: number } | undefined;
 
-  constructor(private readonly bins: Binaries, private readonly dataDir: string) {
+  constructor(private bins: Binaries, private readonly dataDir: string) {
     this.root = path.join(dataDir, "postgres");
     this.user = serverUser(this.root);
   }
@@ -107,6 +122,7 @@ export class Cluster {
       if (this.user) chownSync(this.root, this.user.uid, this.user.gid);
       this.adminPassword = this.secret();
       if (!existsSync(path.join(this.root, "data", "PG_VERSION"))) await this.initdb();
+      else this.bins = matchingBinaries(this.bins, readFileSync(path.join(this.root, "data", "PG_VERSION"), "utf8").trim(), this.root);
       await this.waitForStaleServer();
       for (let attempt = 0; ; attempt++) {
         try {
