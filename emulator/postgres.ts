@@ -10,7 +10,7 @@ import type { Emu } from "./emu";
 import { CodedError, notFound } from "./errors";
 import { deploysOf, isDatabase, liveAtMs, type Service, services } from "./models/lifecycle";
 import { findServer } from "./postgres-cluster";
-import { EngineUnavailable, type Engine, type SessionOptions, type Sql } from "./postgres-engine";
+import { EngineUnavailable, settlesWithin, type Engine, type SessionOptions, type Sql } from "./postgres-engine";
 import { LOOPBACK, ServiceListener } from "./postgres-listener";
 import { pgliteEngine } from "./postgres-pglite";
 import { serverEngine } from "./postgres-server";
@@ -252,7 +252,11 @@ export function closeAllDatabases(emu: Emu, graceMs = SHUTDOWN_GRACE_MS): Promis
     const closed = Promise.all(all.map((l) => l.listener.stopAccepting()));
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
-      const clients = r.engine?.status().state === "ready" ? await r.engine.activeQueries().catch(() => 0) : 0;
+      let clients = 0;
+      if (r.engine?.status().state === "ready") {
+        const asked = r.engine.activeQueries().then((n) => { clients = n; }, () => undefined);
+        if (!(await settlesWithin(asked, deadline - Date.now()))) break;
+      }
       if (!r.inflight.size && !clients) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
