@@ -64,7 +64,8 @@ function operationFor(ctx: S3Ctx, hasBucket: boolean): Operation {
     if (method === "HEAD") return { name: "HeadBucket", run: headBucket };
     if (method === "POST" && query.has("delete")) return { name: "DeleteObjects", run: deleteObjects };
     if (method === "PUT" || method === "DELETE") throw notSupported(`${PLATFORM_MANAGED} (${method} of a bucket)`);
-    throw notSupported(`${method} of a bucket`);
+    if (method === "POST") throw notSupported(`POST of a bucket${subs.length ? ` with ?${subs[0]}` : " (browser form uploads)"}`);
+    throw s3Error("MethodNotAllowed", `The specified method is not allowed against this resource: ${method}`, { Method: method, ResourceType: "BUCKET" });
   }
   if (query.has("versionId") && query.get("versionId") !== "null") {
     throw s3Error("InvalidArgument", "Invalid version id specified: the emulator's buckets are not versioned", { ArgumentName: "versionId", ArgumentValue: query.get("versionId")! });
@@ -229,11 +230,12 @@ export function s3Routes(app: FastifyInstance, emu: Emu): void {
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_REQUEST_BYTES }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((err, req, reply) => {
       const e = asS3Error(err, req);
-      return reply.code(e.statusCode).type("application/xml").header("x-amz-request-id", req.id).send(errorBody(e, req.url.split("?")[0], req.id));
+      const resource = `/${req.url.split("?")[0].split("/").slice(3).join("/")}`;
+      return reply.code(e.statusCode).type("application/xml").header("x-amz-request-id", req.id).send(errorBody(e, resource, req.id));
     });
     const handler = (req: FastifyRequest, reply: FastifyReply) => serve(emu, req, reply);
     for (const url of ["/_storage/:region", "/_storage/:region/", "/_storage/:region/:bucket", "/_storage/:region/:bucket/*"]) {
-      scope.route({ method: ["GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS"], url, handler, exposeHeadRoute: false, bodyLimit: MAX_REQUEST_BYTES });
+      scope.route({ method: ["GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH"], url, handler, exposeHeadRoute: false, bodyLimit: MAX_REQUEST_BYTES });
     }
   });
 }

@@ -384,6 +384,20 @@ test("aws-chunked bodies: unsigned chunks with a checksum trailer (the SDK's str
   await s3.send(new DeleteObjectsCommand({ Bucket: PRIVATE, Delete: { Objects: ["sdk", "signed", "trailer"].map((n) => ({ Key: `chunked/${n}` })) } }));
 });
 
+test("--rate-limit counts an S3 caller's requests against its access key, though every signature differs", async () => {
+  await emu.control("PUT", "/rate-limit", { perMinute: 60, burst: 2 });
+  try {
+    const c = client({ maxAttempts: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push(await c.send(new HeadBucketCommand({ Bucket: PRIVATE })).then(() => 200, (e) => e.$metadata.httpStatusCode));
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  } finally {
+    await emu.control("DELETE", "/rate-limit");
+  }
+});
+
 test("objects and uploads are rows of the store: --state keeps them, and deleting a bucket with force takes them", async () => {
   const dir = mkdtempSync(join(tmpdir(), "s3-state-"));
   try {
