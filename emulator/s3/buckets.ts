@@ -2,18 +2,9 @@
 // ListObjectsV2, ListObjects (v1) and DeleteObjects.
 import { deleteObject, listObjects, type StoredObject } from "../models/objects";
 import { bucketsOf, corsOf } from "../models/storage";
-import { bucketOf, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
+import { bucketOf, countParam, encoderFor, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
 import { invalidArgument, s3Error } from "./errors";
-import { countParam } from "./multipart";
 import { childrenNamed, childText, el, escapeXml, parseXml } from "./xml";
-
-/** `encoding-type=url` asks for keys URL-encoded in the answer (keys may hold characters XML cannot). */
-export function encoderFor(ctx: S3Ctx): (s: string) => string {
-  const type = ctx.query.get("encoding-type");
-  if (type === undefined) return (s) => s;
-  if (type !== "url") throw invalidArgument("encoding-type", type, "Invalid Encoding Method specified in Request");
-  return (s) => encodeURIComponent(s).replace(/%2F/g, "/");
-}
 
 const owner = (workspaceId: string) => el("Owner", [el("ID", workspaceId), el("DisplayName", workspaceId)]);
 

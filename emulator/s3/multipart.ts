@@ -4,19 +4,11 @@ import {
   abortUpload, completeUpload, createUpload, listKeys, MAX_PART_NUMBER, objectBytes, partsOf, putPart, uploadOf, uploadsOf,
 } from "../models/objects";
 import { endpointOf } from "../models/storage";
-import { bucketOf, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
+import { bucketOf, countParam, encoderFor, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
 import { invalidArgument, s3Error } from "./errors";
-import { attributesFrom, checksumHeaders, copySource } from "./objects";
+import { attributesFrom, checksumHeaders, copySource, partNumberOf } from "./objects";
 import { childrenNamed, childText, el, parseXml } from "./xml";
 import { uriEncode } from "./sigv4";
-
-/** A non-negative integer query parameter, `fallback` when absent, at most `max`. */
-export function countParam(ctx: S3Ctx, name: string, fallback: number, max: number): number {
-  const text = ctx.query.get(name);
-  if (text === undefined || text === "") return fallback;
-  if (!/^\d+$/.test(text)) throw invalidArgument(name, text, `Provided ${name} not an integer or within integer range`);
-  return Math.min(Number(text), max);
-}
 
 const owner = (ctx: S3Ctx) => [el("ID", bucketOf(ctx).workspaceId), el("DisplayName", bucketOf(ctx).workspaceId)];
 
@@ -26,18 +18,9 @@ export function createMultipartUpload(ctx: S3Ctx): S3Reply {
   return xmlReply("InitiateMultipartUploadResult", [el("Bucket", b.name), el("Key", ctx.key), el("UploadId", u.id)]);
 }
 
-function partNumber(ctx: S3Ctx): number {
-  const text = ctx.query.get("partNumber") ?? "";
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= MAX_PART_NUMBER)) {
-    throw invalidArgument("partNumber", text, `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`);
-  }
-  return n;
-}
-
 /** UploadPart, or UploadPartCopy when x-amz-copy-source names the part's bytes (optionally a range of them). */
 export function uploadPart(ctx: S3Ctx): S3Reply {
-  const n = partNumber(ctx);
+  const n = partNumberOf(ctx)!; // the routes send only requests with a partNumber here
   const u = uploadOf(ctx.emu, bucketOf(ctx), ctx.key, ctx.query.get("uploadId")!);
   if (ctx.header("x-amz-copy-source") === undefined) {
     const p = putPart(ctx.emu, u, n, ctx.payload.body);
@@ -101,8 +84,9 @@ export function listParts(ctx: S3Ctx): S3Reply {
 }
 
 /** Uploads under way in the bucket: after key-marker (and upload-id-marker), under prefix, rolled up by delimiter. */
-export function listMultipartUploads(ctx: S3Ctx, encode: (s: string) => string): S3Reply {
+export function listMultipartUploads(ctx: S3Ctx): S3Reply {
   const b = bucketOf(ctx);
+  const encode = encoderFor(ctx);
   const q = ctx.query;
   const prefix = q.get("prefix") ?? "";
   const delimiter = q.get("delimiter") || undefined;

@@ -1,6 +1,8 @@
 // Object handlers: GetObject and HeadObject (ranges, parts, conditions, response overrides),
 // PutObject (conditional writes), CopyObject and DeleteObject.
-import { deleteObject as removeObject, findObject, objectBytes, type ObjectAttributes, putObject as storeObject, type StoredObject } from "../models/objects";
+import {
+  deleteObject as removeObject, findObject, MAX_PART_NUMBER, objectBytes, type ObjectAttributes, putObject as storeObject, type StoredObject,
+} from "../models/objects";
 import { bucketNamed } from "../models/storage";
 import { bucketOf, httpDate, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
 import { accessDenied, invalidArgument, noSuchBucket, noSuchKey, s3Error } from "./errors";
@@ -48,20 +50,20 @@ type Verdict = "ok" | "failed" | "not-modified";
 const etagMatches = (list: string, etag: string) =>
   list.split(",").map((t) => t.trim().replace(/^W\//, "").replace(/^"|"$/g, "")).some((t) => t === "*" || t === etag);
 
-/** Whole seconds, as HTTP dates carry them. */
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/** Whole seconds, as HTTP dates carry them; NaN for a date that does not parse (the condition is then ignored). */
+const seconds = (date: string) => Math.floor(Date.parse(date) / 1000);
 
 /** If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since, in the order HTTP (and S3) weigh them. */
 function preconditions(o: StoredObject, c: { match?: string; unmodifiedSince?: string; noneMatch?: string; modifiedSince?: string }): Verdict {
-  const since = (d: string) => Math.floor(Date.parse(d) / 1000);
+  const modified = seconds(o.lastModified);
   if (c.match !== undefined) {
     if (!etagMatches(c.match, o.etag)) return "failed";
-  } else if (c.unmodifiedSince !== undefined && !Number.isNaN(Date.parse(c.unmodifiedSince)) && seconds(o.lastModified) > since(c.unmodifiedSince)) {
+  } else if (c.unmodifiedSince !== undefined && modified > seconds(c.unmodifiedSince)) {
     return "failed";
   }
   if (c.noneMatch !== undefined) {
     if (etagMatches(c.noneMatch, o.etag)) return "not-modified";
-  } else if (c.modifiedSince !== undefined && !Number.isNaN(Date.parse(c.modifiedSince)) && seconds(o.lastModified) <= since(c.modifiedSince)) {
+  } else if (c.modifiedSince !== undefined && modified <= seconds(c.modifiedSince)) {
     return "not-modified";
   }
   return "ok";
@@ -87,11 +89,12 @@ function rangeOf(header: string | undefined, size: number): { start: number; end
   return { start, end };
 }
 
-function partNumberOf(ctx: S3Ctx): number | undefined {
+/** The `partNumber` query parameter, 1 to 10,000, if given. */
+export function partNumberOf(ctx: S3Ctx): number | undefined {
   const text = ctx.query.get("partNumber");
   if (text === undefined) return undefined;
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= 10_000)) throw invalidArgument("partNumber", text, "Part number must be an integer between 1 and 10000, inclusive");
+  if (!(n >= 1 && n <= MAX_PART_NUMBER)) throw invalidArgument("partNumber", text, `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`);
   return n;
 }
 

@@ -7,7 +7,7 @@ import { PlatformError } from "../errors";
 import { findRegion } from "../models/catalogue";
 import { accessKeyById, type Bucket, bucketNamed, corsOf, endpointOf, type StorageAccessKey } from "../models/storage";
 import {
-  deleteObjects, encoderFor, getBucketCors, getBucketLocation, headBucket, listBuckets, listObjectsV1, listObjectsV2,
+  deleteObjects, getBucketCors, getBucketLocation, headBucket, listBuckets, listObjectsV1, listObjectsV2,
 } from "./buckets";
 import type { S3Ctx, S3Reply } from "./context";
 import { corsHeaders, corsRuleFor, preflight } from "./cors";
@@ -55,7 +55,7 @@ function operationFor(ctx: S3Ctx, hasBucket: boolean): Operation {
   }
   if (key === "") {
     if (method === "GET") {
-      if (query.has("uploads")) return { name: "ListMultipartUploads", run: (c) => listMultipartUploads(c, encoderFor(c)) };
+      if (query.has("uploads")) return { name: "ListMultipartUploads", run: listMultipartUploads };
       if (query.has("location")) return { name: "GetBucketLocation", run: getBucketLocation };
       if (query.has("cors")) return { name: "GetBucketCors", run: getBucketCors };
       only(["list-type"], "GET of a bucket with");
