@@ -5,7 +5,7 @@ import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
   DeleteObjectsCommand, GetBucketLocationCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListBucketsCommand,
   ListMultipartUploadsCommand, ListObjectsCommand, ListObjectsV2Command, ListPartsCommand, paginateListObjectsV2, PutObjectCommand,
-  S3Client, UploadPartCommand,
+  S3Client, UploadPartCommand, UploadPartCopyCommand,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
@@ -214,7 +214,7 @@ test("CopyObject keeps or replaces metadata; DeleteObject", async () => {
   expect((await failure(s3.send(new HeadObjectCommand({ Bucket: PRIVATE, Key: "copy/src.txt" })))).$metadata.httpStatusCode).toBe(404);
 });
 
-test("multipart: lib-storage uploads parts over 5 MiB; ListParts, ListMultipartUploads; ETag checks; abort", async () => {
+test("multipart: lib-storage uploads parts over 5 MiB; UploadPartCopy; ListParts, ListMultipartUploads; ETag checks; abort", async () => {
   const big = Buffer.alloc(12 * 1024 * 1024);
   for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
   const partSize = 5.5 * 1024 * 1024;
@@ -227,6 +227,20 @@ test("multipart: lib-storage uploads parts over 5 MiB; ListParts, ListMultipartU
   const second = await s3.send(new GetObjectCommand({ Bucket: PRIVATE, Key: "mp/big.bin", PartNumber: 2 }));
   expect([second.ContentLength, second.PartsCount, second.ContentRange]).toEqual([partSize, 3, `bytes ${partSize}-${2 * partSize - 1}/${big.length}`]);
   await second.Body!.transformToByteArray();
+
+  // UploadPartCopy: parts taken from ranges of an object
+  const copy = await s3.send(new CreateMultipartUploadCommand({ Bucket: PRIVATE, Key: "mp/copied" }));
+  const half = 6 * 1024 * 1024;
+  const ranges = [`bytes=0-${half - 1}`, `bytes=${half}-${big.length - 1}`];
+  const copied = await Promise.all(ranges.map((CopySourceRange, i) => s3.send(new UploadPartCopyCommand({
+    Bucket: PRIVATE, Key: "mp/copied", UploadId: copy.UploadId, PartNumber: i + 1, CopySource: `${PRIVATE}/mp/big.bin`, CopySourceRange,
+  }))));
+  await s3.send(new CompleteMultipartUploadCommand({
+    Bucket: PRIVATE, Key: "mp/copied", UploadId: copy.UploadId, MultipartUpload: { Parts: copied.map((c, i) => ({ PartNumber: i + 1, ETag: c.CopyPartResult!.ETag })) },
+  }));
+  const joined = await s3.send(new GetObjectCommand({ Bucket: PRIVATE, Key: "mp/copied" }));
+  expect(Buffer.from(await joined.Body!.transformToByteArray()).equals(big)).toBe(true);
+  await s3.send(new DeleteObjectCommand({ Bucket: PRIVATE, Key: "mp/copied" }));
 
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: PRIVATE, Key: "mp/manual" }));
   const small = await s3.send(new UploadPartCommand({ Bucket: PRIVATE, Key: "mp/manual", UploadId, PartNumber: 1, Body: "first" }));
