@@ -39,8 +39,6 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
-    // The dashboard only watches: injected faults and rate limits are for the API under test.
-    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
     const path = req.url.split("?")[0];
     if (!path.startsWith("/_emulator")) {
       const waitMs = emu.rateLimit.take(req.headers.authorization);
