@@ -99,7 +99,9 @@ async function refresh() {
   if (summary.status === "fulfilled") {
     state.summary = summary.value;
     state.updatedAt = Date.now();
-    if (!route.ws && summary.value.workspaces.length) location.replace(link(summary.value.workspaces[0].id, "overview"));
+    // No workspace chosen, or one the emulator no longer has (restarted without --state): the first one.
+    const known = summary.value.workspaces.some((w) => w.id === route.ws);
+    if (!known && summary.value.workspaces.length) location.replace(link(summary.value.workspaces[0].id, "overview"));
   }
   if (requests.status === "fulfilled") {
     if (requests.value.last < state.lastSeq) state.requests = []; // the emulator restarted
