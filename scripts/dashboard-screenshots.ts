@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   await fetch(`${emu.baseUrl}/v1/projects/${made.projectId}`, { headers: { authorization: "Bearer svc_live_wrong" } });
   await fetch(`${emu.baseUrl}/v1/projects/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
   const { storageId } = await bucketId(emu.baseUrl, emu.workspaceId, made.bucketName);
+  const webDeploy = ((await (await fetch(`${emu.baseUrl}/_emulator/ui/api/services/${made.webId}`)).json()) as { deploys: { id: string }[] }).deploys[0].id;
 
   const context = await launchChromium({ width: 1440, height: 900 });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const shots: [string, string, string][] = [
     ["overview", `${base}`, "[data-stat=projects]"],
     ["projects", `${base}/projects`, "[data-service]"],
-    ["deploy-logs", `${base}/deploys/${deploy.id}`, "[data-log] .line"],
+    ["deploy-logs", `${base}/deploys/${webDeploy}`, "[data-log] .line"],
     ["mail", `${base}/mail`, "[data-email]"],
     ["site", `${base}/sites/${made.siteId}`, "iframe"],
     ["requests", `${base}/requests`, "[data-seq]"],
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   if (ALL) {
     shots.push(
       ["service", `${base}/services/${made.webId}`, "[data-deploy]"],
+      ["deploy-building", `${base}/deploys/${deploy.id}`, "[data-log] .line"],
       ["cron", `${base}/services/${made.cronId}`, "[data-run]"],
       ["run", `${base}/runs/${made.cronRunId}`, "[data-log] .line"],
       ["environment", `${base}/environments/${made.environmentId}`, "[data-service]"],

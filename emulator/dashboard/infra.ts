@@ -61,17 +61,21 @@ export function environmentPage(emu: Emu, id: string) {
   return { ...environmentTree(emu, e), workspaceId: p.workspaceId, project: projectRef(p) };
 }
 
+/** Where a service sits, for breadcrumbs. */
+function placement(emu: Emu, s: Service) {
+  const project = findProject(emu, s.projectId);
+  const env = findEnvironment(emu, s.environmentId);
+  return { project: project ? projectRef(project) : null, environment: env ? environmentRef(env) : null };
+}
+
 export function servicePage(emu: Emu, id: string) {
   const s = services(emu).get(id);
   if (!s) throw notFound("Service", id);
-  const env = findEnvironment(emu, s.environmentId);
-  const project = findProject(emu, s.projectId);
   if (s.cron) materialise(emu, s);
   return {
     workspaceId: s.workspaceId,
     service: serviceView(emu, s),
-    project: project ? projectRef(project) : null,
-    environment: env ? environmentRef(env) : null,
+    ...placement(emu, s),
     envVars: envVarsOf(emu, s.id).map((r) => envVarView(r, true)),
     secretFiles: secretFilesOf(emu, s.id).map((f) => f.path),
     deploys: deploysOf(emu, s.id).slice(0, HISTORY).map((d) => ({ ...deployView(emu, d), seq: d.seq })),
@@ -102,12 +106,12 @@ export function deployPage(emu: Emu, id: string) {
   } catch (err) {
     logsNote = (err as Error).message;
   }
-  return { workspaceId: s.workspaceId, service: serviceRef(s), deploy: { ...deployView(emu, d), seq: d.seq }, logs, logsNote };
+  return { workspaceId: s.workspaceId, service: serviceRef(s), ...placement(emu, s), deploy: { ...deployView(emu, d), seq: d.seq }, logs, logsNote };
 }
 
 export function cronRunPage(emu: Emu, id: string) {
   const r = findRun(emu, id);
   const s = r && services(emu).get(r.serviceId);
   if (!r || !s) throw notFound("Cron run", id);
-  return { workspaceId: s.workspaceId, service: serviceRef(s), run: { ...runView(emu, r), command: r.command }, logs: runLogs(emu, r) };
+  return { workspaceId: s.workspaceId, service: serviceRef(s), ...placement(emu, s), run: { ...runView(emu, r), command: r.command }, logs: runLogs(emu, r) };
 }

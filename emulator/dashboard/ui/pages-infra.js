@@ -52,7 +52,7 @@ function servicesTable(services, ctx) {
       <td>${badge(s.status)}${s.suspension !== "NONE" ? html` ${badge(`SUSPENDED`)}` : nothing}</td>
       <td>${badge(s.health, s.health === "HEALTHY" ? "ok" : undefined)}</td>
       <td>${s.latestDeploy ? html`<a href=${ctx.link("deploys", s.latestDeploy.id)}>#${s.latestDeploy.seq}</a> ${badge(s.latestDeploy.status)}` : html`<span class="muted">—</span>`}</td>
-      <td class="wrap">${s.site ? html`<a href=${ctx.link("sites", s.id)}>${s.url ?? "site"}</a>` : s.url ? html`<span class="mono">${s.url}</span>` : html`<span class="muted">—</span>`}</td>
+      <td class="mono small nowrap" title=${s.url ?? ""}>${s.site ? html`<a href=${ctx.link("sites", s.id)}>${s.url ?? "site"}</a>` : s.url ?? html`<span class="muted">—</span>`}</td>
       <td>${when(s.lastDeployedAt, ctx.now)}</td>
     </tr>`, "No services in this environment.", "fixed svc");
 }
@@ -126,14 +126,17 @@ function deploysTable(deploys, ctx) {
     </tr>`, "No deploys yet.");
 }
 
+/** Projects / project / environment, then whatever follows. */
+const placed = (d, ctx, ...rest) => [
+  { text: "Projects", href: ctx.link("projects") },
+  ...(d.project ? [{ text: d.project.name, href: ctx.link("projects", d.project.id) }] : []),
+  ...(d.environment ? [{ text: d.environment.name, href: ctx.link("environments", d.environment.id) }] : []),
+  ...rest,
+];
+
 export function servicePage(d, ctx) {
   const s = d.service;
-  const trail = [
-    { text: "Projects", href: ctx.link("projects") },
-    ...(d.project ? [{ text: d.project.name, href: ctx.link("projects", d.project.id) }] : []),
-    ...(d.environment ? [{ text: d.environment.name, href: ctx.link("environments", d.environment.id) }] : []),
-    { text: s.name },
-  ];
+  const trail = placed(d, ctx, { text: s.name });
   const envVars = table(["Key", "Value", "Scope"], d.envVars, (v) => html`
     <tr><td class="mono">${v.key}</td>
       <td class="mono wrap">${v.secret || v.linked ? html`<span class="muted">•••••• hidden</span> ${v.linked ? tag("linked") : tag("secret")}` : v.value}</td>
@@ -196,7 +199,7 @@ function logPane(lines, note) {
 export function deployPage(d, ctx) {
   const x = d.deploy;
   return {
-    trail: [{ text: "Projects", href: ctx.link("projects") }, { text: d.service.name, href: ctx.link("services", d.service.id) }, { text: `Deploy #${x.seq}` }],
+    trail: placed(d, ctx, { text: d.service.name, href: ctx.link("services", d.service.id) }, { text: `Deploy #${x.seq}` }),
     body: html`
       ${head(html`Deploy #${x.seq} of <a href=${ctx.link("services", d.service.id)}>${d.service.name}</a>`, html`${badge(x.status)}<span class="mono">${x.id}</span>`)}
       ${card(html`<h2>Details</h2>`, facts([
@@ -216,7 +219,7 @@ export function deployPage(d, ctx) {
 export function runPage(d, ctx) {
   const r = d.run;
   return {
-    trail: [{ text: "Projects", href: ctx.link("projects") }, { text: d.service.name, href: ctx.link("services", d.service.id) }, { text: `Run #${r.seq}` }],
+    trail: placed(d, ctx, { text: d.service.name, href: ctx.link("services", d.service.id) }, { text: `Run #${r.seq}` }),
     body: html`
       ${head(html`Run #${r.seq} of <a href=${ctx.link("services", d.service.id)}>${d.service.name}</a>`, html`${badge(r.status)}<span class="mono">${r.id}</span>`)}
       ${card(html`<h2>Details</h2>`, facts([
