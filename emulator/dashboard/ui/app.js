@@ -10,7 +10,7 @@ import { requestsPage } from "./pages-requests.js";
 
 const API = "/_emulator/ui/api/";
 const POLL_MS = 1500;
-const KEEP_REQUESTS = 500;
+const KEEP_REQUESTS = 1_000; // as many as the emulator keeps
 
 /** section (and whether an id follows) -> what to fetch and how to show it; `nav` is the sidebar entry it lights. */
 const PAGES = {
