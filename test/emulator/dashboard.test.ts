@@ -200,6 +200,7 @@ test("the page ships: npm pack holds its files, and the built emulator serves th
     expect(files).toContain(`dist/emulator/dashboard/ui/${f}`);
   }
   expect(packed[0].name).toBe("pulumi-cloudplatform");
+  expect(files.filter((f: string) => f.endsWith(".png"))).toEqual([]); // the README's screenshots stay in the repository
   const pkg = require(`${ROOT}/package.json`);
   expect(Object.keys(pkg.dependencies)).toContain("lit-html");
 
