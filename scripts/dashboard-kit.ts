@@ -22,12 +22,12 @@ export async function launchChromium(viewport = { width: 1440, height: 900 }, de
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport, deviceScaleFactor,
   });
-  // Chromium may still be writing the profile as it exits: retry, and never fail the caller over a temporary directory.
-  context.on("close", () => {
-    try {
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-    } catch { /* left in the temporary directory */ }
-  });
+  // The profile goes once the browser has exited (close() waits for that; the "close" event does not).
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await close(options);
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
   return context;
 }
 
