@@ -11,6 +11,7 @@ import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
 import { registerGraphql } from "./graphql";
 import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
+import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -71,6 +72,15 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
+  // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
+    emu.requests.add({
+      method: req.method, url: req.url, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: reply.elapsedTime,
+      requestId: req.id, authorization: req.headers.authorization,
+    });
+  });
+
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
   app.setNotFoundHandler((req, reply) =>
     sendError(req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
@@ -80,6 +90,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   registerGraphql(app, emu);
   s3Routes(app, emu);
   controlRoutes(app, emu);
+  dashboardRoutes(app, emu);
   return app;
 }
 

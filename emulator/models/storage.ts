@@ -97,17 +97,18 @@ export function listBuckets(emu: Emu, ws: Workspace, region: string): Bucket[] {
   return buckets(emu).where((b) => b.workspaceId === ws.id && b.region === region).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
+/** Every bucket of a workspace, in all regions, by name. */
+export const bucketsOf = (emu: Emu, workspaceId: string): Bucket[] =>
+  buckets(emu).where((b) => b.workspaceId === workspaceId).sort((a, b) => a.name.localeCompare(b.name));
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findBucket = (emu: Emu, id: string): Bucket | undefined => buckets(emu).get(id);
+
 /** The bucket of that name, whichever workspace and region hold it (names are unique across the service). */
 export function bucketNamed(emu: Emu, name: string): Bucket | undefined {
   return buckets(emu).find((b) => b.name === name);
 }
 
-/** The workspace's buckets in every region. */
-export function bucketsOf(emu: Emu, workspaceId: string): Bucket[] {
-  return buckets(emu).where((b) => b.workspaceId === workspaceId).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
+/** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
 export function getBucket(emu: Emu, ws: Workspace, region: string, name: string): Bucket {
   const b = buckets(emu).find((x) => x.workspaceId === ws.id && x.name === name && x.region === region);
   if (!b) throw notFound("Bucket", `'${name}' in region ${region}`);
@@ -223,4 +224,3 @@ const corsView = (r: CorsRow): CorsRule => ({
 export const accessKeyView = (k: StorageAccessKey) => ({
   id: k.id, name: k.name, accessKeyId: k.accessKeyId, createdAt: k.createdAt, updatedAt: k.updatedAt,
 });
-
