@@ -10,7 +10,7 @@ help:
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
-	@echo "make plugin  build the plugin tarball for \`pulumi plugin install --file\` into dist-plugin/"
+	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
