@@ -15,8 +15,13 @@ type TypeSpec = Json;
 const PKG = "cloudplatform";
 /** The project's repository: its releases carry the plugin archives `make plugin` builds, and the Go SDK's module lives in it. */
 export const REPOSITORY = "github.com/pulumi-cloudplatform/pulumi-cloudplatform";
-/** The engine appends `pulumi-resource-cloudplatform-v<version>-<os>-<arch>.tar.gz`, after putting the version in. */
-export const PLUGIN_DOWNLOAD_URL = `https://${REPOSITORY}/releases/download/v\${VERSION}`;
+/**
+ * The engine finds the repository's GitHub release v<version> and downloads its asset
+ * `pulumi-resource-cloudplatform-v<version>-<os>-<arch>.tar.gz`. (The https form with a `${VERSION}`
+ * placeholder would do the same, but `pulumi import` writes the URL into HCL, where `${...}` is a
+ * template, and fails.)
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY}`;
 const types: Record<string, Json> = {};
 
 

@@ -104,7 +104,7 @@ test("the components are in schema.json as components, with their children as re
 
 test("schema.json names where the plugin is downloaded from, and the Go SDK's import path", () => {
   const schema = JSON.parse(committed());
-  expect(schema.pluginDownloadURL).toBe("https://github.com/pulumi-cloudplatform/pulumi-cloudplatform/releases/download/v${VERSION}");
+  expect(schema.pluginDownloadURL).toBe("github://api.github.com/pulumi-cloudplatform/pulumi-cloudplatform");
   expect(schema.language.go.importBasePath).toBe("github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform");
   // each generated SDK asks the engine for the plugin at that address
   expect(readFileSync(join(ROOT, "sdk", "native", "utilities.ts"), "utf8")).toContain(schema.pluginDownloadURL);

@@ -143,9 +143,9 @@ test("pulumi plugin install --server <release URL> installs the plugin; a progra
 
 test("with acquisition on, the engine downloads the plugin from the schema's pluginDownloadURL (overridden to the loopback server)", async () => {
   requested.length = 0;
-  // The override maps the schema's URL to the loopback server, where the release's path is the same.
-  const schemaPrefix = SCHEMA_URL.slice(0, SCHEMA_URL.indexOf("/releases/"));
-  const override = `^${schemaPrefix.replace(/[.]/g, "\\.")}/=${base}/releases/download/v\${VERSION}`;
+  // The override maps the schema's source (a GitHub repository's releases) to the loopback server,
+  // laid out as the release's download URLs are.
+  const override = `^${SCHEMA_URL.replace(/[.]/g, "\\.")}$=${base}/releases/download/v\${VERSION}`;
   await upAndDestroy("auto", { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false", PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: override });
   expect(requested).toEqual([`/releases/download/v${VERSION}/pulumi-resource-cloudplatform-v${VERSION}-${platform}.tar.gz`]);
   expect(existsSync(join(installed(homeOf("auto")), "pulumi-resource-cloudplatform"))).toBe(true);
