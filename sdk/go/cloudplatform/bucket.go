@@ -19,7 +19,7 @@ type Bucket struct {
 	CorsRules CorsRuleArrayOutput `pulumi:"corsRules"`
 	// Creation time (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Address of the bucket's object API.
+	// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
 	Endpoint pulumi.StringOutput `pulumi:"endpoint"`
 	// Whether destroy deletes the bucket's objects too.
 	ForceDestroy pulumi.BoolOutput `pulumi:"forceDestroy"`
@@ -27,7 +27,7 @@ type Bucket struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The access-policy document as canonical JSON, when the program manages it.
 	Policy pulumi.StringOutput `pulumi:"policy"`
-	// Public address of the objects; null unless PUBLIC_READ.
+	// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
 	PublicBaseUrl pulumi.StringOutput `pulumi:"publicBaseUrl"`
 	// Region the bucket lives in.
 	Region pulumi.StringOutput `pulumi:"region"`
@@ -158,7 +158,7 @@ func (o BucketOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Address of the bucket's object API.
+// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
 func (o BucketOutput) Endpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.Endpoint }).(pulumi.StringOutput)
 }
@@ -178,7 +178,7 @@ func (o BucketOutput) Policy() pulumi.StringOutput {
 	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.Policy }).(pulumi.StringOutput)
 }
 
-// Public address of the objects; null unless PUBLIC_READ.
+// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
 func (o BucketOutput) PublicBaseUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.PublicBaseUrl }).(pulumi.StringOutput)
 }

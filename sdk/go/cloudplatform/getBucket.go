@@ -36,7 +36,7 @@ type LookupBucketResult struct {
 	CorsRules []CorsRule `pulumi:"corsRules"`
 	// Creation time (ISO 8601).
 	CreatedAt string `pulumi:"createdAt"`
-	// Address of the bucket's object API.
+	// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
 	Endpoint string `pulumi:"endpoint"`
 	// The bucket's name.
 	Id string `pulumi:"id"`
@@ -44,7 +44,7 @@ type LookupBucketResult struct {
 	Name string `pulumi:"name"`
 	// The access-policy document as canonical JSON, when the program manages it.
 	Policy string `pulumi:"policy"`
-	// Public address of the objects; null unless PUBLIC_READ.
+	// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
 	PublicBaseUrl string `pulumi:"publicBaseUrl"`
 	// Region the bucket lives in.
 	Region string `pulumi:"region"`
@@ -100,7 +100,7 @@ func (o LookupBucketResultOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupBucketResult) string { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Address of the bucket's object API.
+// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
 func (o LookupBucketResultOutput) Endpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupBucketResult) string { return v.Endpoint }).(pulumi.StringOutput)
 }
@@ -120,7 +120,7 @@ func (o LookupBucketResultOutput) Policy() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupBucketResult) string { return v.Policy }).(pulumi.StringOutput)
 }
 
-// Public address of the objects; null unless PUBLIC_READ.
+// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
 func (o LookupBucketResultOutput) PublicBaseUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupBucketResult) string { return v.PublicBaseUrl }).(pulumi.StringOutput)
 }
