@@ -35,7 +35,7 @@ type Listener = (payload: any) => void;
 
 export class Emu {
   readonly clock = new Clock();
-  readonly faults = new Faults();
+  readonly faults = new Faults((rule, why) => this.log({ kind: "error", msg: `fault ${rule.id} skipped: ${why}`, faultId: rule.id }));
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   private listeners = new Map<string, Listener[]>();
