@@ -9,7 +9,7 @@ import type { AnyRouteDef, Ctx } from "./http";
 import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
-import { registerGraphql } from "./graphql";
+import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -43,8 +43,10 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
       const waitMs = emu.rateLimit.take(req.headers.authorization);
       if (waitMs > 0) {
         const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
-        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         emu.count(`${req.method} rate-limited`, 429);
+        // GraphQL answers every failure with HTTP 200 and a code (conventions §7.2).
+        if (path === GRAPHQL_PATH) return reply.code(200).send(graphqlRefusal(err));
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         return reply.code(429).send(err.body());
       }
     }
