@@ -163,8 +163,9 @@ export async function sendBatch(emu: Emu, who: Principal, ws: Workspace, body: u
   for (const item of body) {
     try {
       const r = await sendOnce(emu, who, ws, item, undefined);
-      const b = r.body as { id: string; status: string; rejected?: unknown };
-      out.push(r.status < 300 ? { id: b.id, status: b.status, ...(b.rejected ? { rejected: b.rejected } : {}) } : { error: r.body });
+      const b = r.body as { id: string; status: string; sandbox: boolean; rejected?: unknown };
+      // Each item says what a single send says, sandbox included (conventions §4.3 rule 4).
+      out.push(r.status < 300 ? { id: b.id, status: b.status, sandbox: b.sandbox, ...(b.rejected ? { rejected: b.rejected } : {}) } : { error: r.body });
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
       out.push({ error: err.body() });
