@@ -44,46 +44,98 @@ export function delegationOf(emu: Emu, name: string): string | undefined {
 
 export const isDelegated = (emu: Emu, name: string) => delegationOf(emu, name) !== undefined;
 
+/** A record as the zone that serves it holds it now: owner name in full, value as resolvers read it. */
+interface Held {
+  owner: string;
+  type: string;
+  value: string;
+  priority: number | null;
+  ttl: number;
+  /** When resolvers see this value; a previous value still answered while a change propagates has 0. */
+  visibleAt: number;
+  changedAtMs: number;
+}
+
+interface AnsweringZone {
+  /** The zone's apex: a published platform zone, the delegated domain, or the registrable domain at the other DNS host. */
+  apex: string;
+  source: Answer["source"];
+  zone?: DnsZone;
+  delegated?: string;
+  records(opts: { includePending?: boolean }): Held[];
+}
+
+/** The zone that answers for `name`, and its records as resolvers see them now. */
+function answeringZone(emu: Emu, name: string): AnsweringZone {
+  const now = emu.clock.now();
+  const delay = emu.settings.dnsPropagationMs;
+  const delegated = delegationOf(emu, name);
+  const value = (type: string, content: string) => (type === "TXT" ? txtValue(content) : norm(content));
+  if (delegated) {
+    const zone = platformZone(emu, name, delegated);
+    if (!zone) return { apex: delegated, source: "platform", delegated, records: () => [] };
+    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
+    return {
+      apex: zone.name, source: "platform", zone, delegated,
+      records: ({ includePending }) => emu.store.table<DnsRecord>("dnsRecords").where((r) => r.zoneId === zone.id).flatMap((r) => {
+        const owner = recordFqdn(zone.name, r.name);
+        const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
+        const held = (content: string, priority: number | null, at: number): Held => ({
+          owner, type: r.type, value: value(r.type, content), priority, ttl: r.ttl, visibleAt: at, changedAtMs: Date.parse(r.updatedAt),
+        });
+        const out: Held[] = [];
+        if (now >= visibleAt || includePending) out.push(held(r.content, r.priority, visibleAt));
+        // Until the change has propagated, resolvers still hold the previous answer.
+        if (now < visibleAt && r.previous && Date.parse(r.createdAt) + delay <= now) out.push(held(r.previous.content, r.previous.priority, 0));
+        return out;
+      }),
+    };
+  }
+  const apex = organisationalDomain(name);
+  return {
+    apex, source: "external",
+    records: ({ includePending }) => external(emu).where((r) => inside(r.name, apex)).flatMap((r) => {
+      const visibleAt = Date.parse(r.updatedAt) + delay;
+      return now >= visibleAt || includePending
+        ? [{ owner: r.name, type: r.type, value: value(r.type, r.value), priority: r.priority, ttl: r.ttl, visibleAt, changedAtMs: Date.parse(r.updatedAt) }]
+        : [];
+    }),
+  };
+}
+
+/**
+ * The owner whose records answer for `name` (RFC 4592): the name itself when it exists (it holds
+ * records, or names below it do: an empty non-terminal), else the wildcard `*.<closest encloser>`
+ * when that holds records; undefined when neither (NXDOMAIN).
+ */
+function answeringOwner(held: Held[], name: string, apex: string): string | undefined {
+  const exists = (n: string) => held.some((h) => h.owner === n || h.owner.endsWith(`.${n}`));
+  if (exists(name)) return name;
+  if (name === apex || !inside(name, apex)) return undefined;
+  let encloser = name.slice(name.indexOf(".") + 1);
+  while (encloser !== apex && !exists(encloser)) encloser = encloser.slice(encloser.indexOf(".") + 1);
+  const wildcard = `*.${encloser}`;
+  return held.some((h) => h.owner === wildcard) ? wildcard : undefined;
+}
+
 /**
  * Answers a query as public resolvers would see it now. With `includePending`, answers that are
- * published but still propagating are returned too (their visibleAt is in the future).
+ * published but still propagating are returned too (their visibleAt is in the future). A name that
+ * does not exist is answered from a wildcard that covers it, under the name asked (RFC 4592).
  */
 export function resolve(emu: Emu, fqdn: string, type: string, opts: { includePending?: boolean } = {}): Answer[] {
   const name = norm(fqdn);
   const t = type.toUpperCase();
-  const now = emu.clock.now();
-  const delay = emu.settings.dnsPropagationMs;
-  const delegated = delegationOf(emu, name);
-  const answers: Answer[] = [];
-
-  if (delegated) {
-    const zone = platformZone(emu, name, delegated);
-    if (t === "NS" && (name === delegated || name === zone?.name)) {
-      return PLATFORM_NAMESERVERS.map((ns) => ({ name, type: "NS", value: ns, priority: null, ttl: 86_400, source: "platform", visibleAt: 0 }));
-    }
-    if (!zone) return [];
-    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
-    for (const r of emu.store.table<DnsRecord>("dnsRecords").where((r) => r.zoneId === zone.id && r.type === t)) {
-      const full = r.name === "@" ? zone.name : `${r.name}.${zone.name}`;
-      if (full !== name) continue;
-      const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
-      const answer = (content: string, priority: number | null, at: number): Answer => ({
-        name, type: t, value: t === "TXT" ? txtValue(content) : norm(content), priority, ttl: r.ttl, source: "platform", visibleAt: at,
-      });
-      if (now >= visibleAt || opts.includePending) answers.push(answer(r.content, r.priority, visibleAt));
-      // Until the change has propagated, resolvers still hold the previous answer.
-      if (now < visibleAt && r.previous && Date.parse(r.createdAt) + delay <= now) answers.push(answer(r.previous.content, r.previous.priority, 0));
-    }
-    return answers.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  const zone = answeringZone(emu, name);
+  if (zone.delegated && t === "NS" && (name === zone.delegated || name === zone.zone?.name)) {
+    return PLATFORM_NAMESERVERS.map((ns) => ({ name, type: "NS", value: ns, priority: null, ttl: 86_400, source: "platform", visibleAt: 0 }));
   }
-
-  for (const r of external(emu).where((r) => r.name === name && r.type === t)) {
-    const visibleAt = Date.parse(r.updatedAt) + delay;
-    if (now >= visibleAt || opts.includePending) {
-      answers.push({ name, type: t, value: t === "TXT" ? txtValue(r.value) : norm(r.value), priority: r.priority, ttl: r.ttl, source: "external", visibleAt });
-    }
-  }
-  return answers.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  const held = zone.records(opts);
+  const owner = answeringOwner(held, name, zone.apex);
+  return held
+    .filter((h) => h.owner === owner && h.type === t)
+    .map((h) => ({ name, type: t, value: h.value, priority: h.priority, ttl: h.ttl, source: zone.source, visibleAt: h.visibleAt }))
+    .sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
 }
 
 /** The published platform zone that holds `name` inside a delegated domain: the longest one. */
@@ -121,35 +173,17 @@ const serialOf = (times: number[]) => Math.floor(Math.max(0, ...times) / 1000) >
 
 export function authority(emu: Emu, fqdn: string): Authority {
   const name = norm(fqdn);
-  const now = emu.clock.now();
-  const delay = emu.settings.dnsPropagationMs;
-  const at = (n: string) => n === name || n.endsWith(`.${name}`);
-  const delegated = delegationOf(emu, name);
-  if (delegated) {
-    const zone = platformZone(emu, name, delegated);
-    const soa = (serial: number): Soa => ({ mname: PLATFORM_NAMESERVERS[0], rname: "hostmaster.cloudplatform.test", serial, ...SOA_TIMERS });
-    if (!zone) return { zone: delegated, source: "platform", soa: soa(0), exists: name === delegated };
-    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
-    const seen = emu.store.table<DnsRecord>("dnsRecords").where((r) => {
-      if (r.zoneId !== zone.id) return false;
-      const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
-      return now >= visibleAt || (r.previous !== null && Date.parse(r.createdAt) + delay <= now);
-    });
-    return {
-      zone: zone.name,
-      source: "platform",
-      soa: soa(serialOf([publishedAt, ...seen.map((r) => Date.parse(r.updatedAt))])),
-      exists: name === zone.name || seen.some((r) => at(recordFqdn(zone.name, r.name))),
-    };
+  const zone = answeringZone(emu, name);
+  const held = zone.records({});
+  // A name a wildcard covers exists too: a miss there is NODATA (RFC 4592).
+  const exists = name === zone.apex && zone.source === "platform" || answeringOwner(held, name, zone.apex) !== undefined;
+  if (zone.source === "external") {
+    const soa = { mname: `ns1.${OTHER_DNS_HOST}`, rname: `hostmaster.${OTHER_DNS_HOST}`, serial: serialOf(held.map((h) => h.changedAtMs)), ...SOA_TIMERS };
+    return { zone: zone.apex, source: "external", soa, exists };
   }
-  const zone = organisationalDomain(name);
-  const seen = external(emu).where((r) => inside(r.name, zone) && now >= Date.parse(r.updatedAt) + delay);
-  return {
-    zone,
-    source: "external",
-    soa: { mname: `ns1.${OTHER_DNS_HOST}`, rname: `hostmaster.${OTHER_DNS_HOST}`, serial: serialOf(seen.map((r) => Date.parse(r.updatedAt))), ...SOA_TIMERS },
-    exists: seen.some((r) => at(r.name)),
-  };
+  const publishedAt = zone.zone ? [Date.parse(zone.zone.publishedAt ?? zone.zone.updatedAt)] : [];
+  const soa = { mname: PLATFORM_NAMESERVERS[0], rname: "hostmaster.cloudplatform.test", serial: serialOf([...publishedAt, ...held.map((h) => h.changedAtMs)]), ...SOA_TIMERS };
+  return { zone: zone.apex, source: "platform", soa, exists };
 }
 
 // ---- control API: /_emulator/dns/... ----
