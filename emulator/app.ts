@@ -66,13 +66,18 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
 
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
+    // The path without its query, which may hold a presigned URL's signature; never a header.
+    emu.log({
+      kind: "http", msg: `${req.method} ${req.url.split("?")[0]} ${reply.statusCode}`, method: req.method, route,
+      status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, requestId: req.id,
+    });
     if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
     if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
-  app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+  app.setErrorHandler((err, req, reply) => sendError(emu, req, reply, err));
   app.setNotFoundHandler((req, reply) =>
-    sendError(req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
+    sendError(emu, req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
   );
 
   for (const def of allRoutes) register(app, emu, def);
@@ -124,7 +129,7 @@ function register(app: FastifyInstance, emu: Emu, def: AnyRouteDef): void {
   });
 }
 
-function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+function sendError(emu: Emu, req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   let e: PlatformError;
   if (err instanceof PlatformError) e = err;
   else {
@@ -132,7 +137,8 @@ function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): Fast
     if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") e = new PlatformError(413, `Request body is larger than ${req.routeOptions.bodyLimit ?? BODY_LIMIT} bytes`);
     else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) e = new PlatformError(fe.statusCode, fe.message ?? "Bad request");
     else {
-      req.log.error(err);
+      // Logged whether or not --log is on (stderr by default): a 500 always leaves its stack.
+      emu.log({ kind: "error", msg: `${req.method} ${req.url.split("?")[0]}: ${(err as Error)?.message ?? String(err)}`, requestId: req.id, stack: (err as Error)?.stack });
       e = new PlatformError(500, "Internal server error");
     }
   }

@@ -274,6 +274,10 @@ export function verifyDomain(emu: Emu, d: MailDomain) {
     }
   }
   const updated = domains(emu).update(d.id, patch);
+  emu.log({
+    kind: "mail", msg: `domain ${d.name} verified: ${updated.status}${failing.length ? ` (failing: ${failing.map((r) => r.name).join(", ")})` : ""}`,
+    event: "domain.verify", domainId: d.id, domain: d.name, status: updated.status, failingRecords: failing.map((r) => r.name),
+  });
   return detailView(emu, updated, records, failing.length > 0 && allPending);
 }
 
@@ -285,6 +289,7 @@ export function addSuppression(emu: Emu, ws: Workspace, address: string, reason:
   const a = address.trim().toLowerCase();
   const existing = suppressions(emu).find((s) => s.workspaceId === ws.id && s.address === a);
   if (existing) throw conflict(`address: ${a} is already suppressed (reason ${existing.reason})`);
+  emu.log({ kind: "mail", msg: `${a} suppressed (${reason})`, event: "suppressed", address: a, reason, workspaceId: ws.id });
   return suppressions(emu).insert({ id: newId(), workspaceId: ws.id, address: a, reason, createdAt: emu.now() });
 }
 
