@@ -123,6 +123,11 @@ function state(emu: Emu, p: Preview): { status: string; error: string | null; ur
   return { status: "CREATING", error: null, url: null, deployId: deploy.id };
 }
 
+/** A preview as the pull request that opens it sees it: CREATING, whatever the speed. */
+export function openedPreviewView(emu: Emu, p: Preview) {
+  return { ...previewView(emu, p), status: "CREATING", error: null, url: null };
+}
+
 export function previewView(emu: Emu, p: Preview) {
   const s = state(emu, p);
   return {
@@ -152,7 +157,7 @@ export function previewView(emu: Emu, p: Preview) {
 extendControl((app, emu) => {
   controlRoute(app, {
     method: "POST", url: "/_emulator/previews", body: openBody, status: 201,
-    handler: ({ body }) => previewView(emu, openPreview(emu, body)),
+    handler: ({ body }) => openedPreviewView(emu, openPreview(emu, body)),
   });
   // A service's previews go with it; a preview copy going with its environment is not a cascade.
   emu.on("service.deleting", (svc: Service) => {

@@ -249,6 +249,11 @@ function health(emu: Emu, svc: Service): string {
   return "UNKNOWN";
 }
 
+/** A new service as its create answers: PROVISIONING, not placed (no url), its first deploy queued. */
+export function acceptedServiceView(emu: Emu, svc: Service) {
+  return { ...serviceView(emu, svc), status: "PROVISIONING", url: null, health: svc.suspension !== "NONE" ? "STOPPED" : "UNKNOWN", lastDeployedAt: null };
+}
+
 export function serviceView(emu: Emu, svc: Service) {
   const size = tierPrice(svc.tier);
   const live = deploysOf(emu, svc.id).map(liveAtMs).filter((t): t is number => t !== null && t <= emu.clock.now());
