@@ -67,7 +67,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     // The path without its query, which may hold a presigned URL's signature; never a header.
-    emu.log({
+    if (emu.logSink) emu.log({
       kind: "http", msg: `${req.method} ${req.url.split("?")[0]} ${reply.statusCode}`, method: req.method, route,
       status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, requestId: req.id,
     });
