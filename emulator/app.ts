@@ -10,6 +10,7 @@ import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
 import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
+import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -75,6 +76,15 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
+  // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
+    emu.requests.add({
+      method: req.method, url: req.url, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: reply.elapsedTime,
+      requestId: req.id, authorization: req.headers.authorization,
+    });
+  });
+
   app.setErrorHandler((err, req, reply) => sendError(emu, req, reply, err));
   app.setNotFoundHandler((req, reply) =>
     sendError(emu, req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
@@ -83,6 +93,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
   for (const def of allRoutes) register(app, emu, def);
   registerGraphql(app, emu);
   controlRoutes(app, emu);
+  dashboardRoutes(app, emu);
   return app;
 }
 

@@ -108,6 +108,12 @@ export function listBuckets(emu: Emu, ws: Workspace, region: string): Bucket[] {
   return buckets(emu).where((b) => b.workspaceId === ws.id && b.region === region).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Every bucket of a workspace, in all regions, by name. */
+export const bucketsOf = (emu: Emu, workspaceId: string): Bucket[] =>
+  buckets(emu).where((b) => b.workspaceId === workspaceId).sort((a, b) => a.name.localeCompare(b.name));
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findBucket = (emu: Emu, id: string): Bucket | undefined => buckets(emu).get(id);
+
 /** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
 export function getBucket(emu: Emu, ws: Workspace, region: string, name: string): Bucket {
   const b = buckets(emu).find((x) => x.workspaceId === ws.id && x.name === name && x.region === region);
@@ -239,6 +245,9 @@ const corsView = (r: CorsRow): CorsRule => ({
 export const accessKeyView = (k: StorageAccessKey) => ({
   id: k.id, name: k.name, accessKeyId: k.accessKeyId, createdAt: k.createdAt, updatedAt: k.updatedAt,
 });
+
+/** An object's bytes as stored. */
+export const objectBytes = (o: StoredObject): Buffer => Buffer.from(o.body, "base64");
 
 export const objectView = (o: StoredObject) => ({
   key: o.key, size: o.size, etag: o.etag, contentType: o.contentType, lastModified: o.lastModified,
