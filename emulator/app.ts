@@ -10,6 +10,7 @@ import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
 import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
+import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
 import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -41,7 +42,9 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];
     if (!path.startsWith("/_emulator")) {
-      const waitMs = emu.rateLimit.take(req.headers.authorization);
+      // An S3 request's signature differs every time: its access key is what the limit counts.
+      const s3Key = s3AccessKeyIdOf(req.headers.authorization, req.url);
+      const waitMs = emu.rateLimit.take(s3Key ? `s3 ${s3Key}` : req.headers.authorization);
       if (waitMs > 0) {
         const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
         emu.count(`${req.method} rate-limited`, 429);
@@ -92,6 +95,7 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
 
   for (const def of allRoutes) register(app, emu, def);
   registerGraphql(app, emu);
+  s3Routes(app, emu);
   controlRoutes(app, emu);
   dashboardRoutes(app, emu);
   return app;

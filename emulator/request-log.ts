@@ -57,7 +57,7 @@ export function credentialKind(authorization: string | undefined, url: string): 
     const value = authorization.trim();
     if (/^AWS4-HMAC-SHA256\b/i.test(value)) return "sigv4";
     const bearer = /^Bearer\s+(\S+)/i.exec(value)?.[1];
-    if (bearer) return BEARER_KINDS.find(([prefix]) => bearer.startsWith(prefix))?.[1] ?? (bearer.includes(":") ? "storage key" : "bearer");
+    if (bearer) return BEARER_KINDS.find(([prefix]) => bearer.startsWith(prefix))?.[1] ?? "bearer";
     return value.split(/\s+/)[0].toLowerCase() || null;
   }
   if (/[?&]X-Amz-Signature=/i.test(url)) return "presigned";

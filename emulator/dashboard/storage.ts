@@ -7,9 +7,8 @@ import { deploysOf, deployView } from "../models/deploys";
 import { findEnvironment, findProject } from "../models/projects";
 import { services } from "../models/services";
 import { siteView } from "../models/static-sites";
-import {
-  accessKeysOf, bucketsOf, bucketView, corsOf, findBucket, objectBytes, objectsOf, objectView, policyOf,
-} from "../models/storage";
+import { findObject, objectBytes, objectsOf, objectView } from "../models/objects";
+import { accessKeysOf, bucketsOf, bucketView, corsOf, findBucket, policyOf } from "../models/storage";
 import { serviceRow } from "./infra";
 import { serviceRef, servicesOf, workspaceOf } from "./lookup";
 
@@ -52,7 +51,7 @@ export function bucketPage(emu: Emu, id: string, query: Record<string, unknown>)
 export function objectDownload(emu: Emu, id: string, key: unknown) {
   const b = findBucket(emu, id);
   if (!b) throw notFound("Bucket", id);
-  const o = typeof key === "string" ? objectsOf(emu, b.id).find((x) => x.key === key) : undefined;
+  const o = typeof key === "string" ? findObject(emu, b.id, key) : undefined;
   if (!o) throw notFound("Object", `'${String(key ?? "")}' in bucket '${b.name}'`);
   return { key: o.key, contentType: o.contentType, body: objectBytes(o) };
 }

@@ -42,7 +42,6 @@ test("the credential is told by its kind only", () => {
   expect(credentialKind("Bearer svc_live_abc", "/v1/me")).toBe("svc_live");
   expect(credentialKind("bearer  mail_test_abc", "/v1/emails")).toBe("mail_test");
   expect(credentialKind("Bearer sess_abc", "/graphql")).toBe("session");
-  expect(credentialKind("Bearer AKIDEXAMPLE:secretvalue", "/_storage/r/b/k")).toBe("storage key");
   expect(credentialKind("Bearer opaque", "/v1/me")).toBe("bearer");
   expect(credentialKind("AWS4-HMAC-SHA256 Credential=AKID/20250101/af-west-1/s3/aws4_request, Signature=abc", "/_storage/r/b")).toBe("sigv4");
   expect(credentialKind("Basic dXNlcjpwYXNz", "/x")).toBe("basic");
