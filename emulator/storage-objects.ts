@@ -11,7 +11,7 @@ import { accessKeysOf, bucketRegion, getBucket } from "./models/storage";
 
 const controlObject = z.strictObject({
   bucket: z.string({ error: "must be a bucket name" }).min(1, "must be a bucket name"),
-  key: z.string({ error: "must be an object key" }).min(1, "must not be empty").max(1024, "must be at most 1024 characters"),
+  key: z.string({ error: "must be an object key" }).min(1, "must not be empty"),
   content: z.string({ error: "must be a string (utf8 text, or base64 with encoding base64)" }),
   encoding: z.enum(["utf8", "base64"], { error: "must be utf8 or base64" }).default("utf8"),
   contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, "must look like type/subtype").default("application/octet-stream"),
