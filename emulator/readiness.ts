@@ -1,8 +1,11 @@
 // GET /_emulator/ready: whether every part of the emulator serves (HTTP, DNS when asked for, the
 // database engine and each POSTGRES service's database), 200 when all do, 503 naming the parts
 // that do not. Parts register a probe; HTTP is this route answering, until shutdown begins.
+import { z } from "zod";
 import { extendControl } from "./control";
 import type { Emu } from "./emu";
+import { PlatformError } from "./errors";
+import { parse } from "./http";
 
 export interface Part {
   name: string;
@@ -38,7 +41,14 @@ export function readiness(emu: Emu): { ready: boolean; parts: Part[] } {
 
 extendControl((app, emu) => {
   of(emu);
-  app.get("/_emulator/ready", async (_req, reply) => {
+  // Not a controlRoute: its status (200 or 503) is the answer. It takes no input, and says so as they do.
+  app.get("/_emulator/ready", async (req, reply) => {
+    try {
+      parse(z.strictObject({}), req.query, "query");
+    } catch (e) {
+      if (e instanceof PlatformError) return reply.code(e.statusCode).send(e.body());
+      throw e;
+    }
     const r = readiness(emu);
     return reply.code(r.ready ? 200 : 503).send(r);
   });
