@@ -39,16 +39,17 @@ test("statements are logged without their values", () => {
 
 describe("the PGlite fallback", () => {
   let emu: TestEmulator;
+  let dir: string;
   const events: LogEvent[] = [];
-  const dir = mkdtempSync(path.join(tmpdir(), "pg-fallback-"));
   beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "pg-fallback-"));
     process.env[ENV] = "pglite";
     emu = await emulator({ settings: { speed: 0, dataDir: dir } });
     emu.emu.logSink = (e) => events.push(e);
   });
   afterAll(async () => {
     await emu?.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test("serves the wire protocol, the console, backups and restores, off the main thread", async () => {
