@@ -6,6 +6,7 @@ import { Agent, request } from "undici";
 import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { providerFor } from "../sdk/provider";
+import { databaseRows } from "./databases";
 import { printEngine, runEngine } from "./engine";
 import { type LoadOptions, runLoad } from "./load";
 
@@ -112,6 +113,9 @@ async function main(): Promise<void> {
   await client.close();
   await agent.close();
   await emu.close();
+
+  // 6. Memory per idle database, real server (and the PGlite fallback with BENCH_PGLITE=1).
+  for (const r of await databaseRows()) record(r.what, r.value, r.baseline, r.unit, r.maxRatio);
 
   const pad = (s: string, n: number) => s.padEnd(n);
   console.log(pad("measure", 62), pad("value", 10), pad("baseline", 10), pad("ratio", 8), "target");

@@ -7,7 +7,8 @@ import { Emu, type EmuSettings, type LogEvent, stderrSink } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
-import { closeAllDatabases } from "./postgres";
+import { closeAllDatabases, openDatabases } from "./postgres";
+import { addReadiness } from "./readiness";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
@@ -42,6 +43,8 @@ export interface RunningEmulator extends SeedResult {
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings: EmuSettings = { defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, delegations: [], ...opts.settings };
+  // Database clusters and backup dumps live beside the state file.
+  if (opts.stateFile && !settings.dataDir) settings.dataDir = `${opts.stateFile}.data`;
   const loaded = opts.stateFile ? Store.loadFrom(opts.stateFile) : undefined;
   const emu = new Emu(loaded ?? new Store(), settings);
   const sink = typeof opts.log === "function" ? opts.log : opts.log || opts.logger ? stderrSink : undefined;
@@ -65,6 +68,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const baseUrl = `http://${hostPort(host, port!)}`;
   emu.settings.baseUrl = baseUrl;
   const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, host);
+  if (dns) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: hostPort(host, dns.port) }]);
+  await openDatabases(emu);
   return {
     ...ids,
     baseUrl,
