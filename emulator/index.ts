@@ -1,12 +1,14 @@
 // Starts the platform emulator in-process: used by the CLI, the tests, the demo and the benches.
 import type { FastifyInstance } from "fastify";
+import { isIPv6 } from "node:net";
 import { buildApp } from "./app";
 import { seed, type SeedResult } from "./auth";
-import { Emu, type EmuSettings } from "./emu";
+import { Emu, type EmuSettings, type LogEvent, stderrSink } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
-import { closeAllDatabases } from "./postgres";
+import { closeAllDatabases, openDatabases } from "./postgres";
+import { addReadiness } from "./readiness";
 import { StateDir } from "./journal";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
@@ -23,6 +25,9 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** How long close() lets requests under way finish before it cuts their connections (default 10 s). */
   shutdownGraceMs?: number;
+  /** Structured log events (HTTP, DNS, mail, state, errors): true writes JSON lines to stderr, a function receives them. Errors go to stderr either way. */
+  log?: boolean | ((event: LogEvent) => void);
+  /** The same as `log: true` (kept for callers of earlier versions). */
   logger?: boolean;
   settings?: Partial<EmuSettings>;
   /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
@@ -33,9 +38,9 @@ export interface EmulatorOptions {
 
 export interface RunningEmulator extends SeedResult {
   baseUrl: string;
-  /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
+  /** `HOST:PORT` of the DNS server (`[::1]:PORT` for an IPv6 host), when one was asked for. */
   dnsAddress?: string;
-  /** Storage access keys with their secrets (object API: `Authorization: Bearer <accessKeyId>:<secret>`). */
+  /** Storage access keys with their secrets: the credentials of the S3 endpoint in each bucket's `endpoint`. */
   storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
   /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
   testMailDomain: string;
@@ -57,9 +62,10 @@ interface KeptSettings {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = new Store();
   let emu: Emu | undefined;
-  const state = opts.stateFile
-    ? await StateDir.open(opts.stateFile, store, { log: (msg, fields) => emu?.log({ kind: "state", msg, ...fields }) })
-    : undefined;
+  // Events of the load (a torn batch cut off, a legacy file converted) wait for the emulator's sink.
+  const early: LogEvent[] = [];
+  const logState = (msg: string, fields?: Record<string, unknown>) => (emu ? emu.log({ kind: "state", msg, ...fields }) : early.push({ kind: "state", msg, ...fields }));
+  const state = opts.stateFile ? await StateDir.open(opts.stateFile, store, { log: logState }) : undefined;
   const kept = (state?.meta ?? {}) as KeptSettings;
   const given = opts.settings ?? {};
   // Flags add to what the state kept: delegations are the union, an explicit delay wins.
@@ -71,6 +77,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   };
   emu = new Emu(store, settings);
   const running = emu;
+  const sink = typeof opts.log === "function" ? opts.log : opts.log || opts.logger ? stderrSink : undefined;
+  if (sink) emu.logSink = sink;
+  for (const event of early) emu.log(event);
+  if (state) emu.log({ kind: "state", msg: `state loaded from ${opts.stateFile}`, file: opts.stateFile, rows: Object.values(store.counts()).reduce((a, b) => a + b, 0) });
   if (kept.clockOffsetMs) emu.clock.advance(kept.clockOffsetMs);
   state?.attach(() => ({
     delegations: [...running.settings.delegations],
@@ -84,11 +94,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   emu.rateLimit.set(opts.rateLimit);
   emu.save();
 
-  const app = buildApp(emu, { logger: opts.logger });
+  const app = buildApp(emu);
+  const host = (opts.host ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
   let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
   try {
-    await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
-    dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
+    await app.listen({ port: opts.port ?? 0, host });
+    dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, host);
   } catch (err) {
     await app.close();
     await state?.close();
@@ -96,14 +107,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   }
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
-  const baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const baseUrl = `http://${hostPort(host, port!)}`;
   emu.settings.baseUrl = baseUrl;
+  const dnsPort = dns?.port;
+  if (dnsPort !== undefined) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: hostPort(host, dnsPort) }]);
+  await openDatabases(emu);
   let closing: Promise<void> | undefined;
   return {
     ...ids,
     baseUrl,
     storageKeys,
-    ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
+    ...(dnsPort !== undefined ? { dnsAddress: hostPort(host, dnsPort) } : {}),
     testMailDomain: TEST_MAIL_DOMAIN,
     emu,
     app,
@@ -119,10 +133,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       running.emit("close", undefined);
       await closeAllDatabases(running);
       await state?.close();
+      if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });
     })()),
     closeNow: () => state?.closeNow(),
   };
 }
 
+/** `host:port`, with an IPv6 address in brackets (RFC 3986; a zone id's `%` escaped). */
+export function hostPort(host: string, port: number): string {
+  return isIPv6(host) ? `[${host.replace(/%/g, "%25")}]:${port}` : `${host}:${port}`;
+}
+
 export { Emu } from "./emu";
+export type { LogEvent } from "./emu";
 export type { FaultRule } from "./faults";

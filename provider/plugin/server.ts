@@ -19,7 +19,7 @@ import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
-import { fromStruct, type Props, toStruct } from "./values";
+import { containsSecrets, fromStruct, type Props, toStruct } from "./values";
 
 interface Served {
   kind: string;
@@ -52,9 +52,11 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>, errorOpts?: (req: Req) 
 export class ProviderServer {
   #ops: Operations;
   #engine?: EngineClient;
+  #engineAddress?: string;
 
   constructor(engineAddress?: string, env: NodeJS.ProcessEnv = process.env) {
     this.#ops = new Operations(resolveConfig(() => undefined, env));
+    this.#engineAddress = engineAddress;
     if (engineAddress) this.#engine = new EngineClient(engineAddress, grpc.credentials.createInsecure());
   }
 
@@ -80,7 +82,8 @@ export class ProviderServer {
     return {
       handshake: unary(async () => {
         const res = new pb.ProviderHandshakeResponse();
-        res.setAcceptSecrets(false);
+        // Secrets are accepted: the engine asks it of a plugin that constructs components (values.ts keeps them secret).
+        res.setAcceptSecrets(true);
         res.setAcceptResources(false);
         res.setAcceptOutputs(false);
         return res;
@@ -94,14 +97,14 @@ export class ProviderServer {
         const failures = configFailures(news);
         const res = new pb.CheckResponse();
         if (failures.length) res.setFailuresList(failures.map(checkFailure));
-        else res.setInputs(toStruct(news));
+        else res.setInputs(toStruct(news, [], req.getNews()));
         return res;
       }),
       diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
       configure: unary(async (req: pb.ConfigureRequest) => {
         this.#ops = new Operations(configFrom(req));
         const res = new pb.ConfigureResponse();
-        res.setAcceptsecrets(false);
+        res.setAcceptsecrets(true);
         res.setSupportspreview(true);
         res.setAcceptresources(false);
         res.setAcceptoutputs(false);
@@ -113,7 +116,7 @@ export class ProviderServer {
         const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()));
         const res = new pb.CheckResponse();
         if (r.failures?.length) res.setFailuresList(r.failures.map(checkFailure));
-        else res.setInputs(toStruct(r.inputs as Props));
+        else res.setInputs(toStruct(r.inputs as Props, [], req.getNews()));
         return res;
       }),
 
@@ -128,15 +131,15 @@ export class ProviderServer {
           const inputs = fromStruct(req.getProperties());
           const res = new pb.CreateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct(previewOutputs(def, inputs), def.secretOutputs));
+            res.setProperties(toStruct(previewOutputs(def, inputs), def.secretOutputs, req.getProperties()));
             return res;
           }
           const { id, outs } = await this.#ops.create(kind, inputs, this.#op(req.getUrn(), req.getTimeout()));
           res.setId(id);
-          res.setProperties(toStruct(outs, def.secretOutputs));
+          res.setProperties(toStruct(outs, def.secretOutputs, req.getProperties()));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: secretsOf(req.getType(), req.getUrn()), from: req.getProperties() }),
       ),
 
       read: unary(async (req: pb.ReadRequest) => {
@@ -146,8 +149,8 @@ export class ProviderServer {
         // No id: the object is gone, and the engine drops it from state.
         if (!r.id) return res;
         res.setId(r.id);
-        res.setProperties(toStruct(r.props as Props, def.secretOutputs));
-        res.setInputs(toStruct(("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs()), def.secretOutputs));
+        res.setProperties(toStruct(r.props as Props, def.secretOutputs, req.getProperties()));
+        res.setInputs(toStruct(("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs()), def.secretOutputs, req.getInputs()));
         return res;
       }),
 
@@ -158,14 +161,14 @@ export class ProviderServer {
           const news = fromStruct(req.getNews());
           const res = new pb.UpdateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct({ ...olds, ...news }, def.secretOutputs));
+            res.setProperties(toStruct({ ...olds, ...news }, def.secretOutputs, req.getNews()));
             return res;
           }
           const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
-          res.setProperties(toStruct(outs, def.secretOutputs));
+          res.setProperties(toStruct(outs, def.secretOutputs, req.getNews()));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getNews()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+        (req) => ({ inputs: fromStruct(req.getNews()), secrets: secretsOf(req.getType(), req.getUrn()), from: req.getNews() }),
       ),
 
       delete: unary(async (req: pb.DeleteRequest) => {
@@ -174,11 +177,16 @@ export class ProviderServer {
         return new Empty();
       }),
 
+      // Components: built through the engine's monitor from the native SDK (construct.ts, loaded on first use).
+      construct: unary(async (req: pb.ConstructRequest) => (require("./construct") as typeof import("./construct")).construct(req, this.#engineAddress)),
+
       invoke: unary(async (req: pb.InvokeRequest) => {
         const fn = functionsByToken.get(req.getTok());
         if (!fn) throw new Error(`cloudplatform: unknown function '${req.getTok()}'`);
         const result = await this.#ops.invoke(fn, fromStruct(req.getArgs()));
-        return new pb.InvokeResponse().setReturn(toStruct(result, fn.secretOutputs));
+        // A result computed from a secret argument is secret as a whole, as the engine would make it.
+        const secretArgs = containsSecrets(req.getArgs()?.toJavaScript());
+        return new pb.InvokeResponse().setReturn(toStruct(result, secretArgs ? Object.keys(result) : fn.secretOutputs));
       }),
     };
   }
