@@ -5,6 +5,7 @@
 // changes noted so far as one batch, at the end of each turn of the event loop that made any; a
 // reply waits for it with `commit()`, so the replies of one turn share one write.
 import { randomUUID } from "node:crypto";
+import { copy, RowProxies, same } from "./row-proxies";
 
 export interface Row {
   id: string;
@@ -79,10 +80,6 @@ export class Table<T extends Row> {
   }
 }
 
-/** On a stored object, its proxy (not enumerable, so never copied or written); asked of a proxy, the stored object. */
-const PROXY = Symbol("proxy");
-const TARGET = Symbol("target");
-
 /** What happened to a row since the last flush: written whole, deleted, or these fields written. */
 type Change = "put" | "del" | Set<string>;
 
@@ -98,7 +95,7 @@ export class Store {
   /** Settled by the next flush: replies waiting for their changes to be written. */
   private waiting?: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   private onFlushError?: (err: unknown) => void;
-  private rootHandlers = new Map<string, ProxyHandler<object>>();
+  private readonly proxies = new RowProxies((table, id, field) => this.note(table, id, field));
 
   table<T extends Row>(name: string): Table<T> {
     let handle = this.handles.get(name);
@@ -271,28 +268,12 @@ export class Store {
 
   /** @internal The row as handed out: itself in memory, a proxy that notes writes when durable. */
   out<T extends Row>(table: string, row: T): T {
-    return this.sink ? this.wrap(row, () => this.handler(table)) : row;
+    return this.sink ? this.proxies.wrap(table, row) : row;
   }
 
-  /** @internal A value about to be stored: proxies of stored objects inside it become copies, so no two rows share an object. */
+  /** @internal A value about to be stored (row-proxies.ts). */
   in(value: unknown): unknown {
-    if (!this.sink || value === null || typeof value !== "object") return value;
-    const target = (value as Record<symbol, object | undefined>)[TARGET];
-    if (target) return copy(target);
-    if (!plain(value)) return value;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const v = value[i];
-        if (v !== null && typeof v === "object") value[i] = this.in(v);
-      }
-    } else {
-      const obj = value as Record<string, unknown>;
-      for (const key in obj) {
-        const v = obj[key];
-        if (v !== null && typeof v === "object") obj[key] = this.in(v);
-      }
-    }
-    return value;
+    return this.sink ? this.proxies.unwrap(value) : value;
   }
 
   private rowsOf(name: string): Map<string, Row> {
@@ -315,85 +296,6 @@ export class Store {
       this.onFlushError?.(err);
     }
   };
-
-  /**
-   * Writes to a row (root undefined: the field is the property written) or to an object nested in
-   * one (root: the row's id and the top field that holds it) are noted on the row.
-   */
-  private handler(table: string, root?: { id: string; field: string }): ProxyHandler<object> {
-    if (!root) {
-      const cached = this.rootHandlers.get(table);
-      if (cached) return cached;
-    }
-    const store = this;
-    const written = (target: object, prop: string | symbol) => {
-      if (typeof prop === "string") store.note(table, root ? root.id : (target as Row).id, root ? root.field : prop);
-    };
-    const handler: ProxyHandler<object> = {
-      get(target, prop) {
-        if (prop === TARGET) return target;
-        const v = (target as Record<PropertyKey, unknown>)[prop];
-        if (v === null || typeof v !== "object") return v;
-        const cached = (v as Record<symbol, unknown>)[PROXY];
-        if (cached || typeof prop !== "string" || !plain(v)) return cached ?? v;
-        const where = root ?? { id: (target as Row).id, field: prop };
-        return store.wrap(v, () => store.handler(table, where));
-      },
-      set(target, prop, value) {
-        (target as Record<PropertyKey, unknown>)[prop] = store.in(value);
-        written(target, prop);
-        return true;
-      },
-      deleteProperty(target, prop) {
-        delete (target as Record<PropertyKey, unknown>)[prop];
-        written(target, prop);
-        return true;
-      },
-      defineProperty(target, prop, desc) {
-        const ok = Reflect.defineProperty(target, prop, desc);
-        written(target, prop);
-        return ok;
-      },
-    };
-    if (!root) this.rootHandlers.set(table, handler);
-    return handler;
-  }
-
-  /** One proxy per stored object, so a row handed out twice is the same object; it is kept on the object (no WeakMap for the GC to trace). */
-  private wrap<T extends object>(target: T, handler: () => ProxyHandler<object>): T {
-    let proxy = (target as Record<symbol, T | undefined>)[PROXY];
-    if (!proxy) {
-      // A frozen object (a shared constant, say) cannot be written, so there is nothing to note.
-      if (Object.isFrozen(target)) return target;
-      proxy = new Proxy(target, handler()) as T;
-      if (Object.isExtensible(target)) Object.defineProperty(target, PROXY, { value: proxy, configurable: true });
-    }
-    return proxy;
-  }
-}
-
-/** Plain objects and arrays are tracked and copied; Buffers, Dates and the like are values. */
-function plain(v: object): boolean {
-  if (Array.isArray(v)) return true;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** Deep equality of JSON values (the settings compared at each flush). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  if (ka.length !== Object.keys(b as object).length) return false;
-  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-function copy(v: unknown): unknown {
-  if (v === null || typeof v !== "object" || !plain(v)) return v;
-  if (Array.isArray(v)) return v.map(copy);
-  const out: Record<string, unknown> = {};
-  for (const key in v as Record<string, unknown>) out[key] = copy((v as Record<string, unknown>)[key]);
-  return out;
 }
 
 export const newId = (): string => randomUUID();
