@@ -7,6 +7,7 @@ import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { providerFor } from "../sdk/provider";
 import { databaseRows } from "./databases";
+import { printDurable, runDurable } from "./durable";
 import { printEngine, runEngine } from "./engine";
 import { type LoadOptions, runLoad } from "./load";
 
@@ -125,6 +126,9 @@ async function main(): Promise<void> {
       pad(`${(r.value / r.baseline).toFixed(2)}x`, 8), `${r.target} ${r.ok ? "ok" : "MISSED"}`,
     );
   }
+
+  // The durable store: --state vs in memory, the emulator in its own process.
+  printDurable(await runDurable());
 
   // The engine-level rows (P1-P6), through the real CLI. N: `--n 200` or BENCH_N=200.
   const n = Number(flag("--n") ?? process.env.BENCH_N ?? 60);

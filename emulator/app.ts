@@ -68,6 +68,21 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     }
   });
 
+  // An answered change is in the state (`--state`): what was changed is written before the reply
+  // leaves, in one write shared by the replies that finish in the same turn of the event loop.
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (emu.stopping) reply.header("connection", "close");
+    try {
+      await emu.commit();
+      return payload;
+    } catch (err) {
+      emu.log({ kind: "error", msg: "could not write the state", error: String(err), requestId: req.id });
+      const e = new PlatformError(500, `The emulator could not write its state, so the change may not survive a restart: ${(err as Error).message}`);
+      reply.code(500).type("application/json; charset=utf-8");
+      return JSON.stringify(e.body());
+    }
+  });
+
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     // The path without its query, which may hold a presigned URL's signature; never a header.
@@ -76,7 +91,6 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
       status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, requestId: req.id,
     });
     if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
-    if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
   // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.

@@ -5,6 +5,10 @@ const holdable = (ms: number) => Number.isFinite(ms) && Math.abs(ms) <= DATE_LIM
 
 export class Clock {
   private offsetMs = 0;
+  /** How far the emulator's clock is from the real one (kept by `--state`). */
+  get offset(): number {
+    return this.offsetMs;
+  }
   now(): number {
     return Date.now() + this.offsetMs;
   }

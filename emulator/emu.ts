@@ -21,7 +21,7 @@ export interface EmuSettings {
   staticUploadMaxBytes?: number;
   /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
   sendRatePerMinute?: number;
-  /** A directory for durable data beside the state (database clusters, dumps), set with `--state`; without it such data lives in a temporary directory. */
+  /** A directory for durable data kept with the state (database clusters, dumps): `<state>/data` with `--state`; without it such data lives in a temporary directory. */
   dataDir?: string;
 }
 
@@ -47,7 +47,8 @@ export class Emu {
   /** The last requests answered, for the dashboard's live log. */
   readonly requests = new RequestLog();
   private listeners = new Map<string, Listener[]>();
-  private stateFile?: string;
+  /** Set while the emulator shuts down: replies close their connections, so the server can stop. */
+  stopping = false;
   /** Where log events go; none by default. */
   logSink?: (event: LogEvent) => void;
 
@@ -56,12 +57,14 @@ export class Emu {
     readonly settings: EmuSettings,
   ) {}
 
-  persistTo(file: string | undefined): void {
-    this.stateFile = file;
+  /** Writes the changes made so far to the state (`--state`); nothing to do in memory. Throws when the state cannot be written. */
+  save(): void {
+    this.store.flush();
   }
 
-  save(): void {
-    if (this.stateFile) this.store.saveTo(this.stateFile);
+  /** Resolves once the changes made so far are written (`--state`), sharing one write with the other replies of this turn; undefined in memory or when nothing changed. */
+  commit(): Promise<void> | undefined {
+    return this.store.commit();
   }
 
   /** Hands an event to the sink; without one, errors still go to stderr, so a 500 always leaves a trace. */
