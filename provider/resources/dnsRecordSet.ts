@@ -38,6 +38,11 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   description: "A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.",
   inputs: dnsRecordSetInputs,
   outputs: dnsRecordSetOutputs,
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<zoneId>/<recordId>,<recordId>,...",
+    note: "The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.",
+  },
 
   // ---- check ----
   check(_olds, news) {

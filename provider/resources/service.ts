@@ -23,9 +23,9 @@ const str = (what: string) => z.string({ error: "must be a string" }).describe(w
 
 export const envVarItem = z.object({
   key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name."),
-  value: str("Value. Always stored as a secret in state.").max(32_768, "must be at most 32768 characters"),
+  value: str("Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.").max(32_768, "must be at most 32768 characters"),
   scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in; default ALL."),
-  secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members; default false."),
+  secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members, and keep it secret in state; default false."),
 });
 export type EnvVarItem = z.infer<typeof envVarItem>;
 export const secretFileItem = z.object({
@@ -123,7 +123,14 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
   description: "A service in an environment: a web app, static site, cron job or database, with its env vars and secret files. Waits for its deploy to go live.",
   inputs: serviceInputs,
   outputs: serviceOutputs,
-  secretOutputs: ["envVars", "secretFiles", "dbPassword", "connection"],
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<serviceId>",
+    note: "The import adopts every env var the service holds (linked ones excepted) and every secret file; values of secret variables stay secret.",
+  },
+  secretOutputs: ["secretFiles", "dbPassword", "connection"],
+  // Each secret variable's value, not the whole list: a change to another variable shows in the diff.
+  secretPaths: (p) => ((p.envVars ?? []) as EnvVarItem[]).flatMap((v, i) => (v?.secret ? [["envVars", i, "value"]] : [])),
 
   // ---- check ----
   check(_olds, news) {
@@ -247,6 +254,10 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       needsRedeploy = true;
     }
     const source = changedKeys(SOURCE_KEYS, olds, news);
+    // A source the platform already has was sent by an earlier update that gave up waiting
+    // (customTimeouts): its deploy is waited for, and no second one is started.
+    const applied = Object.keys(source).length ? await appliedEarlier(ctx, id, source) : [];
+    for (const k of applied) delete source[k];
     let redeployed = false;
     if (Object.keys(source).length) {
       body.source = { ...source, redeploy: !suspendedAfter };
@@ -254,6 +265,12 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     }
     const before = redeployed ? await latestDeployIfAllowed(ctx, id) : undefined;
     if (Object.keys(body).length) await ctx.client.patch(p, body, { schema: V1Service });
+    if (!redeployed && applied.length && !suspendedAfter && news.waitForDeploy !== false) {
+      const last = await latestDeployIfAllowed(ctx, id);
+      // That deploy failed or was cancelled: this update deploys the source again.
+      if (last && ["FAILED", "CANCELLED"].includes(last.status)) await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
+      redeployed = !!last;
+    }
     if (!redeployed && needsRedeploy && news.redeployOnChange && !suspendedAfter) {
       // A deploy is an action, not an object the service owns: each one gets its own key.
       await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
@@ -333,6 +350,14 @@ export function findService(ctx: Context, id: string): Promise<V1Service | undef
 
 const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
 
+/** The source keys whose new value the live service already has. */
+async function appliedEarlier(ctx: Context, id: string, source: Record<string, unknown>): Promise<string[]> {
+  const svc = await findService(ctx, id);
+  if (!svc) return [];
+  const live: Record<string, unknown> = { ...svc.source, sourceType: svc.source.type };
+  return Object.keys(source).filter((k) => k !== "installationId" && live[k] !== undefined && same(live[k], source[k]));
+}
+
 const setPreviews = (ctx: Context, id: string, enabled: boolean) => ctx.client.put(`${path(id)}/previews-enabled`, { enabled });
 
 /**
@@ -352,10 +377,13 @@ async function readOutputs(
   if (!svc) return undefined;
   let envVars: EnvVarItem[] | undefined;
   if (importing) {
-    // An import adopts every variable the service holds, except those linked in from elsewhere.
+    // An import adopts every variable the service holds, except those linked in from elsewhere,
+    // and every secret file.
     const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
     const own = live.filter((v) => !v.linked).map((v) => ({ key: v.key, value: v.value ?? "", scope: (v.scope ?? "ALL") as EnvVarItem["scope"], secret: v.secret }));
     if (own.length) declared = { ...declared, envVars: own };
+    const files = await ctx.client.list(`${path(id)}/secret-files`, { item: V1SecretFile, query: { limit: 100 } });
+    if (files.length) declared = { ...declared, secretFiles: files.map((f) => ({ path: f.path, content: f.content ?? "" })).sort((a, b) => cmp(a.path, b.path)) };
   }
   if (declared.envVars !== undefined) {
     const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
