@@ -613,7 +613,7 @@ export interface EnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
@@ -621,7 +621,8 @@ export interface EnvVarArgs {
    */
   serviceId: pulumi.Input<string>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1203,11 +1204,12 @@ export interface ServiceEnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1458,11 +1460,12 @@ export interface ServiceEnvVar {
    */
   readonly scope: "ALL" | "PROD" | "UAT" | "DEV";
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   readonly secret: boolean;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   readonly value: string;
 }
@@ -1571,8 +1574,8 @@ export interface SuppressionArgs {
    */
   address: pulumi.Input<string>;
   /**
-   * Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the
-   * suppression.
+   * Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace
+   * the key reaches. Changing it replaces the suppression.
    */
   workspaceId?: pulumi.Input<string>;
 }
@@ -1594,7 +1597,8 @@ export interface SuppressionState {
    */
   readonly reason: string | null;
   /**
-   * Workspace of the suppression list, when set.
+   * Workspace of the suppression list; null only in state written before the provider recorded it
+   * (the key's own workspace).
    */
   readonly workspaceId: string | null;
 }
@@ -2299,8 +2303,8 @@ export interface StorageAccessKey {
   readonly updatedAt: string | null;
 }
 
-/** @internal Output property names and always-secret outputs of each resource. */
-export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
+/** @internal Output property names, always-secret outputs and the deleteBeforeReplace default of each resource. */
+export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = {
   "Bucket": {
     "outputs": [
       "name",
@@ -2314,7 +2318,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "publicBaseUrl",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomain": {
     "outputs": [
@@ -2326,7 +2331,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomainVerification": {
     "outputs": [
@@ -2339,7 +2345,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "DnsRecord": {
     "outputs": [
@@ -2356,7 +2363,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsRecordSet": {
     "outputs": [
@@ -2364,7 +2372,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "zoneName",
       "records"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZone": {
     "outputs": [
@@ -2379,7 +2388,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZoneVerification": {
     "outputs": [
@@ -2390,7 +2400,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "EnvVar": {
     "outputs": [
@@ -2403,7 +2414,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "value"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Environment": {
     "outputs": [
@@ -2416,7 +2428,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomain": {
     "outputs": [
@@ -2434,7 +2447,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomainVerification": {
     "outputs": [
@@ -2451,7 +2465,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "Project": {
     "outputs": [
@@ -2465,7 +2480,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "SecretFile": {
     "outputs": [
@@ -2476,7 +2492,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "content"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Service": {
     "outputs": [
@@ -2533,11 +2550,11 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt"
     ],
     "secretOutputs": [
-      "envVars",
       "secretFiles",
       "dbPassword",
       "connection"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "StaticSite": {
     "outputs": [
@@ -2553,7 +2570,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "deployId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "Suppression": {
     "outputs": [
@@ -2562,6 +2580,7 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "workspaceId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   }
 };
