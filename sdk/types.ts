@@ -2550,7 +2550,6 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt"
     ],
     "secretOutputs": [
-      "secretFiles",
       "dbPassword",
       "connection"
     ],

@@ -287,7 +287,7 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["rootDir"] = args?.rootDir;
             resourceInputs["runtimeVersion"] = args?.runtimeVersion;
             resourceInputs["schedule"] = args?.schedule;
-            resourceInputs["secretFiles"] = args?.secretFiles ? pulumi.secret(args.secretFiles) : undefined;
+            resourceInputs["secretFiles"] = args?.secretFiles;
             resourceInputs["sourceType"] = args?.sourceType;
             resourceInputs["startCommand"] = args?.startCommand;
             resourceInputs["staticOutputDir"] = args?.staticOutputDir;
@@ -366,7 +366,7 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["watchPaths"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
-        const secretOpts = { additionalSecretOutputs: ["connection", "dbPassword", "secretFiles"] };
+        const secretOpts = { additionalSecretOutputs: ["connection", "dbPassword"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(Service.__pulumiType, name, resourceInputs, opts);
     }

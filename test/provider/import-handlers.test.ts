@@ -73,7 +73,7 @@ test("every type's read takes its import id and fills every output, parents and 
     { key: "TOKEN", value: made.secrets[0], scope: "ALL", secret: true },
   ]);
   expect(svc.secretFiles).toEqual([{ path: "/etc/app/secret.json", content: made.secrets[1] }]);
-  expect(resources.Service.secretPaths!(svc)).toEqual([["envVars", 1, "value"]]);
+  expect(resources.Service.secretPaths!(svc)).toEqual([["envVars", 1, "value"], ["secretFiles", 0, "content"]]);
   // a site's content cannot be read back: the import writes a placeholder path that diff refuses
   const site = await read("StaticSite", made.siteId);
   expect((site.inputs as any).path).not.toBe("");

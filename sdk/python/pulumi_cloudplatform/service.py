@@ -822,7 +822,7 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["root_dir"] = root_dir
             __props__.__dict__["runtime_version"] = runtime_version
             __props__.__dict__["schedule"] = schedule
-            __props__.__dict__["secret_files"] = None if secret_files is None else pulumi.Output.secret(secret_files)
+            __props__.__dict__["secret_files"] = secret_files
             __props__.__dict__["source_type"] = source_type
             __props__.__dict__["start_command"] = start_command
             __props__.__dict__["static_output_dir"] = static_output_dir
@@ -849,7 +849,7 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["status"] = None
             __props__.__dict__["suspension"] = None
             __props__.__dict__["url"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection", "dbPassword", "secretFiles"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection", "dbPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Service, __self__).__init__(
             'cloudplatform:index:Service',
