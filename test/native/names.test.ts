@@ -36,8 +36,6 @@ test("auto-names agree between preview and up on both SDKs; --replace of a uniqu
     expect(shown.native).toMatch(/^media-[a-z0-9]{7}$/);
     expect(shown.dynamic).toMatch(/^media-[a-z0-9]{7}$/);
     expect(shown.native).not.toBe(shown.dynamic);
-    // a second preview shows the same names
-    expect(await previewNames()).toEqual(shown);
     const up = await s.stack.up();
     expect({ native: up.outputs.nativeBucketName.value, dynamic: up.outputs.dynamicBucketName.value }).toEqual(shown);
     expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
