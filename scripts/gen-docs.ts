@@ -22,6 +22,10 @@ function typeText(spec: Json, schema: Json): string {
       const name = nameOf(ref.slice("#/types/".length));
       return `[${name}](#${name.toLowerCase()})`;
     }
+    if (ref.startsWith("#/resources/")) {
+      const name = nameOf(ref.slice("#/resources/".length));
+      return `[${name}](${name}.md)`;
+    }
     return "any";
   }
   if (spec.type === "array") return `${typeText(spec.items ?? {}, schema)}[]`;
@@ -108,6 +112,16 @@ const EXAMPLES: Record<string, string> = {
   CustomDomain: 'const www = new cloud.CustomDomain("www", { serviceId: web.id, domain: "www.example.com" }); // www.dnsTarget: what to publish',
   CustomDomainVerification: 'new cloud.CustomDomainVerification("www", { domainId: www.id, timeout: "30m" });',
   StaticSite: 'const site = new cloud.StaticSite("site", { path: "./public", environmentId: prod.id, name: "marketing", spaFallback: true });',
+  VerifiedMailDomain: [
+    'const zone = new cloud.DnsZone("zone", { name: "example.com" });',
+    'const proven = new cloud.DnsZoneVerification("zone", { zoneId: zone.id });',
+    'const mail = new cloud.VerifiedMailDomain("mail", { name: "mail.example.com", zoneId: proven.zoneId }, { dependsOn: [proven] });',
+    'export const status = mail.status; // "VERIFIED"',
+  ].join("\n"),
+  VerifiedCustomDomain: [
+    'const www = new cloud.VerifiedCustomDomain("www", { serviceId: web.id, domain: "www.example.com", zoneId: proven.zoneId }, { dependsOn: [proven] });',
+    'export const status = www.status; // "ACTIVE"',
+  ].join("\n"),
 };
 
 /** A placeholder value for an example, by property name and type. */
@@ -128,6 +142,7 @@ function resourcePage(token: string, r: Json, schema: Json): Page {
   const body = EXAMPLES[name] ?? `const ${name.charAt(0).toLowerCase()}${name.slice(1)} = new cloud.${name}("${name.toLowerCase()}", {\n${args}\n});`;
   const example = ["```ts", 'import * as cloud from "pulumi-cloudplatform";', "", body, "```"].join("\n");
   const types = typesUsed([...Object.values<Json>(r.inputProperties ?? {}), ...Object.values<Json>(r.properties ?? {})], schema);
+  const own = Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {}))));
   const text = [
     `# ${name}`,
     "",
@@ -139,18 +154,31 @@ function resourcePage(token: string, r: Json, schema: Json): Page {
     "",
     example,
     "",
-    "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
-    "",
-    "## Inputs",
-    "",
-    "_replaces_: changing the property replaces the object; every other change is made in place.",
-    "",
-    table(r.inputProperties, required, schema, { replaces: true }),
-    "## Outputs",
-    "",
-    "Every input is also an output. Besides:",
-    "",
-    table(Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {})))), undefined, schema),
+    ...(r.isComponent
+      ? [
+        "A component: the generated SDKs (`pulumi-cloudplatform/native`, Python, Go) have the same class, which the plugin builds (Construct) from native resources, its children.",
+        "",
+        "## Inputs",
+        "",
+        table(r.inputProperties, required, schema),
+        "## Outputs",
+        "",
+        table(r.properties ?? {}, undefined, schema),
+      ]
+      : [
+        "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
+        "",
+        "## Inputs",
+        "",
+        "_replaces_: changing the property replaces the object; every other change is made in place.",
+        "",
+        table(r.inputProperties, required, schema, { replaces: true }),
+        "## Outputs",
+        "",
+        "Every input is also an output. Besides:",
+        "",
+        table(own, undefined, schema),
+      ]),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
     ...importSection(token),
   ].join("\n");
