@@ -283,9 +283,9 @@ export function isImport(olds: object | undefined): boolean {
  * recorded it) is refused, so a request never names `/undefined/` and a 404 there is never taken
  * for "already gone".
  */
-export function statePart(value: unknown, what: string, fix = "run `pulumi refresh` to fill it in, then try again"): string {
+export function statePart(value: unknown, what: string): string {
   if (typeof value !== "string" || value === "" || isUnknown(value)) {
-    throw new Error(`the resource's state has no ${what}, so the request cannot name the object; ${fix}`);
+    throw new Error(`the resource's state has no ${what}, so the request cannot name the object; run \`pulumi refresh\` to fill it in, then try again`);
   }
   return value;
 }
