@@ -138,6 +138,11 @@ test("deletes name their object from the id when the state lacks its parts, and 
   await resources.SecretFile.delete!(ctx, `${made.otherServiceId}:/tmp/gone`, {} as any);
   expect((await api.list<any>(`/v1/services/${made.otherServiceId}/secret-files`)).map((f) => f.path)).not.toContain("/tmp/gone");
   expect((await failure(resources.EnvVar.delete!(ctx, "no-separator", {} as any))).message).toMatch(/expected <serviceId>\/<key>/);
+  // an empty part is refused before any request: it would name /undefined/ or //, where a 404 proves nothing
+  expect((await failure(resources.DnsRecord.delete!(ctx, `${made.zoneId}/`, {} as any))).message).toBe(
+    "the resource's state has no record id, so the request cannot name the object; run `pulumi refresh` to fill it in, then try again",
+  );
+  expect((await failure(resources.SecretFile.delete!(ctx, "x", { serviceId: made.otherServiceId, path: "" } as any))).message).toMatch(/expected <serviceId>:<path>/);
   // a record set whose state lacks the zone finds it from its id instead of reporting the set gone
   const set = await read("DnsRecordSet", made.importIds.DnsRecordSet);
   const refreshed = await read("DnsRecordSet", set.id!, { records: (set.props as any).records });
