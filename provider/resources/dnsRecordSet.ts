@@ -102,9 +102,10 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const zoneName = olds.zoneName;
+    const zoneId = olds.zoneId || statePart(splitFirst(id)[0], "zoneId");
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, zoneId));
     // Work from the live records: refresh may not have run since something changed.
-    const live = new Map((await listRecords(ctx, olds.zoneId)).map((r) => [r.id, r]));
+    const live = new Map((await listRecords(ctx, zoneId)).map((r) => [r.id, r]));
     const current = (olds.records ?? []).flatMap((m) => (live.has(m.id) ? [toManaged(live.get(m.id)!, zoneName)] : []));
     const desired = desiredOf(news.records, zoneName);
     const plan = matchRecords(desired, current);
@@ -121,13 +122,13 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
         result.set(d.index, rec);
         kept.delete(c.id);
       }
-      for (const d of plan.create) result.set(d.index, await createOne(ctx, olds.zoneId, zoneName, news.records[d.index]));
+      for (const d of plan.create) result.set(d.index, await createOne(ctx, zoneId, zoneName, news.records[d.index]));
     } catch (err) {
       const partial = [...[...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), ...kept.values()];
-      throw initError(err, id, { zoneId: olds.zoneId, zoneName, records: partial });
+      throw initError(err, id, { zoneId, zoneName, records: partial });
     }
     const records = [...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-    return { outs: { zoneId: olds.zoneId, zoneName, records } };
+    return { outs: { zoneId, zoneName, records } };
   },
 
   // ---- delete ----
