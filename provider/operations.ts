@@ -3,7 +3,7 @@
 // leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
 import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
-import { type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
+import { type CheckContext, type CheckResult, type Context, type DiffResult, ResourceInitError, type ResourceDefinition } from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
 
@@ -45,10 +45,10 @@ export class Operations {
     };
   }
 
-  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined): Promise<CheckResult<any>> {
+  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, who?: CheckContext): Promise<CheckResult<any>> {
     return redacted(async () => {
       const def = definition(kind);
-      return def.check ? def.check(olds ?? {}, news ?? {}) : { inputs: news ?? {} };
+      return def.check ? def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
     });
   }
 

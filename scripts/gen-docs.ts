@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Json } from "./json-schema";
+import { loadAll, resources } from "../provider/resources";
 
 const PKG = "cloudplatform";
 
@@ -179,8 +180,28 @@ function resourcePage(token: string, r: Json, schema: Json): Page {
         table(own, undefined, schema),
       ]),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
+    ...importSection(token),
   ].join("\n");
   return { file: `${name}.md`, text: text.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n" };
+}
+
+/** How to adopt an existing object: the import id the resource's read parses (native plugin). */
+function importSection(token: string): string[] {
+  loadAll();
+  const def = Object.values(resources).find((d) => d.token === token);
+  if (!def) return [];
+  const name = nameOf(token);
+  return [
+    "## Import",
+    "",
+    `Import id: \`${def.importId.format}\`. With the native plugin, by the CLI or the \`import\` resource option:`,
+    "",
+    "```sh",
+    `pulumi import ${token} my${name} '${def.importId.format}'`,
+    "```",
+    "",
+    ...(def.importId.note ? [def.importId.note, ""] : []),
+  ];
 }
 
 function functionPage(token: string, f: Json, schema: Json): Page {

@@ -1,5 +1,7 @@
 // Builds schema.json, the Pulumi package schema, from the zod definitions the provider runs on.
 // `make schema` writes it; test/schema.test.ts fails when the committed file is stale.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { jsonOf, type Json, normalize, pascal } from "./json-schema";
 import { type ComponentDefinition, components } from "../provider/components";
 import { CONFIG_KEYS } from "../provider/config";
@@ -54,7 +56,7 @@ function typeSpec(raw: Json, nameHint: string): TypeSpec {
         type: "object",
         ...(js.description ? { description: js.description } : {}),
         properties: properties(js, nameHint),
-        ...(js.required?.length ? { required: [...js.required].sort() } : {}),
+        ...(present(js).length ? { required: present(js) } : {}),
       };
       return withDocs({ $ref: `#/types/${token}` }, js);
     }
@@ -78,6 +80,15 @@ function stripDocs(spec: TypeSpec): TypeSpec {
   return rest;
 }
 
+/**
+ * The properties that always hold a value: required and not nullable. A nullable output is left
+ * out, so every generated SDK types it as possibly absent (`Output<string | undefined>`, `Optional[str]`).
+ */
+function present(js: Json): string[] {
+  const nullable = (key: string) => (normalize(js.properties?.[key] ?? {}).anyOf ?? []).some((s: Json) => s.type === "null");
+  return [...(js.required ?? [])].filter((k) => !nullable(k)).sort();
+}
+
 function properties(js: Json, owner: string): Json {
   const out: Json = {};
   for (const key of Object.keys(js.properties ?? {}).sort()) {
@@ -97,8 +108,10 @@ function resourceSpec(kind: string, def: ResourceDefinition): Json {
   for (const key of replacingInputs(def)) inputProps[key].replaceOnChanges = true;
   return {
     description: def.description,
+    // Read by tools/sdkgen: the generated class defaults the deleteBeforeReplace option to true.
+    ...(def.deleteBeforeReplace ? { language: { cloudplatform: { deleteBeforeReplace: true } } } : {}),
     properties: props,
-    required: [...(outputs.required ?? [])].sort(),
+    required: present(outputs),
     inputProperties: inputProps,
     requiredInputs: [...(inputs.required ?? [])].sort(),
   };
@@ -114,7 +127,7 @@ function componentSpec(kind: string, c: ComponentDefinition): Json {
     isComponent: true,
     description: c.description,
     properties: Object.fromEntries(Object.entries(props).sort(([a], [b]) => a.localeCompare(b))),
-    required: [...(outputs.required ?? []), ...Object.keys(c.children)].sort(),
+    required: [...present(outputs), ...Object.keys(c.children)].sort(),
     inputProperties: properties(inputs, kind),
     requiredInputs: [...(inputs.required ?? [])].sort(),
   };
@@ -176,7 +189,7 @@ export function buildSchema(): Json {
     functionSpecs[fn.token] = {
       description: fn.description,
       inputs: { properties: properties(inputs, `${name}Args`), required: [...(inputs.required ?? [])].sort() },
-      outputs: { properties: properties(outputs, `${name}Result`), required: [...(outputs.required ?? [])].sort() },
+      outputs: { properties: properties(outputs, `${name}Result`), required: present(outputs) },
     };
   }
   return {
@@ -199,8 +212,9 @@ export function buildSchema(): Json {
     language: {
       // Program code Pulumi generates (`pulumi import`) imports the native SDK from here.
       nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
-      // The generated Python package carries the schema's version, which is package.json's.
-      python: { respectSchemaVersion: true },
+      // The generated Python package carries the schema's version, which is package.json's, and
+      // its README (which sdkgen also puts beside setup.py, so the wheel's description has it).
+      python: { respectSchemaVersion: true, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
       // sdk/go is the module (its go.mod is sdkgen's); the package is sdk/go/cloudplatform.
       go: { importBasePath: `${REPOSITORY}/sdk/go/cloudplatform`, respectSchemaVersion: true },
     },

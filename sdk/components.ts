@@ -134,7 +134,7 @@ export interface CustomDomainKit<D, S, V> {
 }
 
 type CustomDomainLike<T extends DnsTargetLike> = pulumi.CustomResource & { dnsTarget: pulumi.Output<T> };
-type CustomDomainVerificationLike = pulumi.CustomResource & { status: pulumi.Output<string>; verifiedAt: pulumi.Output<string | null> };
+type CustomDomainVerificationLike = pulumi.CustomResource & { status: pulumi.Output<string>; verifiedAt: pulumi.Output<string | null | undefined> };
 
 /** Adds a VerifiedCustomDomain's children under `parent`: the domain, its records in the zone, and the verification after them. */
 export function buildVerifiedCustomDomain<T extends DnsTargetLike, D extends CustomDomainLike<T>, S extends pulumi.CustomResource, V extends CustomDomainVerificationLike>(

@@ -616,7 +616,7 @@ export interface EnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
@@ -624,7 +624,8 @@ export interface EnvVarArgs {
    */
   serviceId: pulumi.Input<string>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1206,11 +1207,12 @@ export interface ServiceEnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1461,11 +1463,12 @@ export interface ServiceEnvVar {
    */
   readonly scope: "ALL" | "PROD" | "UAT" | "DEV";
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   readonly secret: boolean;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   readonly value: string;
 }
@@ -1574,8 +1577,8 @@ export interface SuppressionArgs {
    */
   address: pulumi.Input<string>;
   /**
-   * Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the
-   * suppression.
+   * Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace
+   * the key reaches. Changing it replaces the suppression.
    */
   workspaceId?: pulumi.Input<string>;
 }
@@ -1597,7 +1600,8 @@ export interface SuppressionState {
    */
   readonly reason: string | null;
   /**
-   * Workspace of the suppression list, when set.
+   * Workspace of the suppression list; null only in state written before the provider recorded it
+   * (the key's own workspace).
    */
   readonly workspaceId: string | null;
 }
@@ -2305,8 +2309,8 @@ export interface StorageAccessKey {
   readonly updatedAt: string | null;
 }
 
-/** @internal Output property names and always-secret outputs of each resource. */
-export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
+/** @internal Output property names, always-secret outputs and the deleteBeforeReplace default of each resource. */
+export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = {
   "Bucket": {
     "outputs": [
       "name",
@@ -2320,7 +2324,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "publicBaseUrl",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomain": {
     "outputs": [
@@ -2332,7 +2337,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomainVerification": {
     "outputs": [
@@ -2345,7 +2351,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "DnsRecord": {
     "outputs": [
@@ -2362,7 +2369,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsRecordSet": {
     "outputs": [
@@ -2370,7 +2378,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "zoneName",
       "records"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZone": {
     "outputs": [
@@ -2385,7 +2394,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZoneVerification": {
     "outputs": [
@@ -2396,7 +2406,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "EnvVar": {
     "outputs": [
@@ -2409,7 +2420,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "value"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Environment": {
     "outputs": [
@@ -2422,7 +2434,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomain": {
     "outputs": [
@@ -2440,7 +2453,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomainVerification": {
     "outputs": [
@@ -2457,7 +2471,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "Project": {
     "outputs": [
@@ -2471,7 +2486,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "SecretFile": {
     "outputs": [
@@ -2482,7 +2498,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "content"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Service": {
     "outputs": [
@@ -2539,11 +2556,10 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt"
     ],
     "secretOutputs": [
-      "envVars",
-      "secretFiles",
       "dbPassword",
       "connection"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "StaticSite": {
     "outputs": [
@@ -2559,7 +2575,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "deployId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "Suppression": {
     "outputs": [
@@ -2568,6 +2585,7 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "workspaceId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   }
 };

@@ -5,6 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -19,7 +20,7 @@ import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
-import { containsSecrets, fromStruct, type Props, toStruct } from "./values";
+import { containsSecrets, fromStruct, type Props, requestSecrets, type SecretSpec, toStruct } from "./values";
 
 interface Served {
   kind: string;
@@ -97,7 +98,7 @@ export class ProviderServer {
         const failures = configFailures(news);
         const res = new pb.CheckResponse();
         if (failures.length) res.setFailuresList(failures.map(checkFailure));
-        else res.setInputs(toStruct(news, [], req.getNews()));
+        else res.setInputs(toStruct(news, { keys: ["apiKey"], from: requestSecrets(req.getNews()) }));
         return res;
       }),
       diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
@@ -112,11 +113,12 @@ export class ProviderServer {
       }),
 
       check: unary(async (req: pb.CheckRequest) => {
-        const { kind } = served(req.getType(), req.getUrn());
-        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()));
+        const { kind, def } = served(req.getType(), req.getUrn());
+        const who = { identity: req.getUrn(), name: req.getName() || req.getUrn().split("::").pop() };
+        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()), who);
         const res = new pb.CheckResponse();
         if (r.failures?.length) res.setFailuresList(r.failures.map(checkFailure));
-        else res.setInputs(toStruct(r.inputs as Props, [], req.getNews()));
+        else res.setInputs(toStruct(r.inputs as Props, secretSpec(def, r.inputs as Props, [], req.getNews())));
         return res;
       }),
 
@@ -131,15 +133,16 @@ export class ProviderServer {
           const inputs = fromStruct(req.getProperties());
           const res = new pb.CreateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct(previewOutputs(def, inputs), def.secretOutputs, req.getProperties()));
+            const outs = previewOutputs(def, inputs);
+            res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getProperties())));
             return res;
           }
           const { id, outs } = await this.#ops.create(kind, inputs, this.#op(req.getUrn(), req.getTimeout()));
           res.setId(id);
-          res.setProperties(toStruct(outs, def.secretOutputs, req.getProperties()));
+          res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getProperties())));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: secretsOf(req.getType(), req.getUrn()), from: req.getProperties() }),
+        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: errorSecrets(req.getType(), req.getUrn(), req.getProperties()) }),
       ),
 
       read: unary(async (req: pb.ReadRequest) => {
@@ -149,8 +152,9 @@ export class ProviderServer {
         // No id: the object is gone, and the engine drops it from state.
         if (!r.id) return res;
         res.setId(r.id);
-        res.setProperties(toStruct(r.props as Props, def.secretOutputs, req.getProperties()));
-        res.setInputs(toStruct(("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs()), def.secretOutputs, req.getInputs()));
+        res.setProperties(toStruct(r.props as Props, secretSpec(def, r.props as Props, def.secretOutputs, req.getProperties(), req.getInputs())));
+        const inputs = ("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs());
+        res.setInputs(toStruct(inputs, secretSpec(def, inputs, def.secretOutputs, req.getProperties(), req.getInputs())));
         return res;
       }),
 
@@ -161,14 +165,14 @@ export class ProviderServer {
           const news = fromStruct(req.getNews());
           const res = new pb.UpdateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct({ ...olds, ...news }, def.secretOutputs, req.getNews()));
+            res.setProperties(toStruct({ ...olds, ...news }, secretSpec(def, { ...olds, ...news }, def.secretOutputs, req.getOlds(), req.getNews())));
             return res;
           }
           const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
-          res.setProperties(toStruct(outs, def.secretOutputs, req.getNews()));
+          res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getNews())));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getNews()), secrets: secretsOf(req.getType(), req.getUrn()), from: req.getNews() }),
+        (req) => ({ inputs: fromStruct(req.getNews()), secrets: errorSecrets(req.getType(), req.getUrn(), req.getNews()) }),
       ),
 
       delete: unary(async (req: pb.DeleteRequest) => {
@@ -192,9 +196,15 @@ export class ProviderServer {
   }
 }
 
-function secretsOf(type: string, urn: string): readonly string[] | undefined {
+/** A response's secrets: the resource's own (whole properties, nested values) and what the request held as secret. */
+function secretSpec(def: ResourceDefinition, props: Props | undefined, keys: readonly string[] | undefined, ...from: (Struct | undefined)[]): SecretSpec {
+  return { keys: keys ?? [], paths: props && def.secretPaths ? def.secretPaths(props) : [], from: requestSecrets(...from) };
+}
+
+function errorSecrets(type: string, urn: string, request: Struct | undefined): ((props: Props) => SecretSpec) | undefined {
   try {
-    return served(type, urn).def.secretOutputs;
+    const { def } = served(type, urn);
+    return (props) => secretSpec(def, props, def.secretOutputs, request);
   } catch {
     return undefined;
   }

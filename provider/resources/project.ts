@@ -41,6 +41,8 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
   description: "A project: the container for environments and, through them, services.",
   inputs: projectInputs,
   outputs: projectOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<projectId>" },
 
   // ---- check ----
   check: (_olds, news) => checkWith(projectInputs, news),

@@ -6,7 +6,7 @@ import { V1Deploy, V1Service } from "../api/services";
 import { V1StaticSite } from "../api/staticSites";
 import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isUnknown, ResourceInitError,
+  isImport, isUnknown, ResourceInitError,
 } from "./framework";
 import { DeployFailedError, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { duration, id, name } from "./rules";
@@ -59,13 +59,19 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   description: "A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.",
   inputs: staticSiteInputs,
   outputs: staticSiteOutputs,
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<siteId>",
+    note: "The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.",
+  },
 
   // ---- check ----
   check(_olds, news) {
     const r = checkWith<StaticSiteInputs>(staticSiteInputs, news);
     // The path is checked, and hashed, whenever it is known, whatever the other inputs are.
     let hash: string | undefined;
-    if (typeof news.path === "string" && news.path !== "" && !isUnknown(news.path)) {
+    // The placeholder an import wrote passes here, so the import itself validates; diff refuses it.
+    if (typeof news.path === "string" && news.path !== "" && news.path !== IMPORTED_PATH && !isUnknown(news.path)) {
       const { problem } = pathKind(news.path);
       const files = problem ? [] : siteFiles(news.path);
       const failure = problem ?? (files.length ? undefined : `directory '${news.path}' holds no files`);
@@ -82,7 +88,10 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   },
 
   // ---- diff ----
-  diff: (_id, olds, news) => diffWith(olds, news, DIFF),
+  diff(_id, olds, news) {
+    if (news.path === IMPORTED_PATH) throw new Error("path: an imported site's content cannot be read back; set path to the directory, .zip or .html file the site publishes");
+    return diffWith(olds, news, DIFF);
+  },
 
   // ---- create ----
   async create(ctx, inputs) {
@@ -110,7 +119,9 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const outs = await readOutputs(ctx, id, toInputs(olds), olds.deployId ?? null);
+    const importing = isImport(olds);
+    const deployId = importing ? ((await latestDeployIfAllowed(ctx, id))?.id ?? null) : (olds.deployId ?? null);
+    const outs = await readOutputs(ctx, id, importing ? { path: IMPORTED_PATH } : toInputs(olds), deployId);
     if (!outs) return {};
     // A deploy made behind Pulumi's back may serve other content: shown as drift, repaired by `up`.
     const latest = await latestDeployIfAllowed(ctx, id);
@@ -157,6 +168,9 @@ export function findSite(ctx: Context, id: string): Promise<V1Service | undefine
 }
 
 const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
+
+/** The `path` an import records (and its generated code shows) until the program gives the real one. */
+export const IMPORTED_PATH = "<set path to the directory, .zip or .html file this site publishes>";
 const timeoutOf = (i: Partial<StaticSiteInputs>) => parseDuration(i.timeout ?? DEFAULT_TIMEOUT);
 
 async function readOutputs(ctx: Context, id: string, declared: Partial<StaticSiteInputs>, deployId: string | null): Promise<StaticSiteOutputs | undefined> {

@@ -53,7 +53,7 @@ export class VerifiedCustomDomain extends pulumi.ComponentResource {
     /**
      * When the domain became ACTIVE.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
 
     /**
      * Create a VerifiedCustomDomain resource with the given unique name, arguments, and options.

@@ -65,7 +65,10 @@ func program(ctx *pulumi.Context) error {
 	ctx.Export("records", mail.Records.ApplyT(func(rs []cloudplatform.MailDnsRecord) []string {
 		names := []string{}
 		for _, r := range rs {
-			names = append(names, r.Name)
+			// Name can be null (a record the platform does not label), so the SDK types it *string.
+			if r.Name != nil {
+				names = append(names, *r.Name)
+			}
 		}
 		return names
 	}))

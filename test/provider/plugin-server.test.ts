@@ -32,7 +32,8 @@ beforeAll(async () => {
   const req = new pb.ConfigureRequest();
   req.setArgs(struct({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, version: "0.1.0" }));
   const res = await call<pb.ConfigureResponse>("configure", req);
-  // the engine constructs components only with a plugin that accepts secrets
+  // Secrets arrive marked (the engine constructs components only with a plugin that accepts them), so a
+  // secret nested in a list stays one value, not the whole list.
   expect(res.getAcceptsecrets()).toBe(true);
   expect(res.getSupportspreview()).toBe(true);
 });
@@ -78,6 +79,52 @@ test("check: rules on known inputs, unknowns passed through; diff: detail by pat
   expect(d.getDeletebeforereplace()).toBe(true);
 });
 
+test("secrets per value: a secret variable's value, or a value the program sent as a secret, is secret on its own", async () => {
+  const check = new pb.CheckRequest();
+  check.setUrn(URN("Service", "web"));
+  check.setType("cloudplatform:index:Service");
+  const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  check.setNews(struct({
+    environmentId: "e1", name: "web", type: "WEB", image: "nginx:1",
+    envVars: [
+      { key: "PLAIN", value: "visible" },
+      { key: "TOKEN", value: "flagged", secret: true },
+      { key: "FROM_CONFIG", value: secret("sent-secret") },
+    ],
+  }));
+  const inputs = (await call<pb.CheckResponse>("check", check)).getInputs()!.toJavaScript() as any;
+  expect(inputs.envVars).toEqual([
+    { key: "FROM_CONFIG", value: secret("sent-secret"), scope: "ALL", secret: false },
+    { key: "PLAIN", value: "visible", scope: "ALL", secret: false },
+    { key: "TOKEN", value: secret("flagged"), scope: "ALL", secret: true },
+  ]);
+  // a top-level input sent as a secret comes back secret as a whole
+  const project = new pb.CheckRequest();
+  project.setUrn(URN("Project", "p"));
+  project.setType("cloudplatform:index:Project");
+  project.setNews(struct({ name: "p", description: secret("hidden text") }));
+  expect((await call<pb.CheckResponse>("check", project)).getInputs()!.toJavaScript()).toEqual({ name: "p", description: secret("hidden text") });
+});
+
+test("a Bucket with no name is <logical name>-<suffix>, the suffix from the URN: the same at every check", async () => {
+  const check = (urn: string, news: Record<string, unknown>) => {
+    const req = new pb.CheckRequest();
+    req.setUrn(urn);
+    req.setType("cloudplatform:index:Bucket");
+    req.setNews(struct(news));
+    req.setRandomseed(new Uint8Array(32).map(() => Math.floor(Math.random() * 256)));
+    return call<pb.CheckResponse>("check", req).then((r) => (r.getInputs()!.toJavaScript() as any).name);
+  };
+  const first = await check(URN("Bucket", "Site Assets"), {});
+  expect(first).toMatch(/^site-assets-[a-z0-9]{7}$/);
+  expect(await check(URN("Bucket", "Site Assets"), {})).toBe(first);
+  // another stack, or a change that replaces the bucket, gives another suffix
+  expect(await check(URN("Bucket", "Site Assets").replace("dev::", "prod::"), {})).not.toBe(first);
+  expect(await check(URN("Bucket", "Site Assets"), { region: "eu-central-1" })).not.toBe(first);
+  // unknown while an input that names the bucket's place is
+  expect(await check(URN("Bucket", "Site Assets"), { workspaceId: UNKNOWN })).toBe(UNKNOWN);
+});
+
 test("create returns secrets as secrets; a wait cut short by the timeout keeps the object through ErrorResourceInitFailed", async () => {
   const api = emu.client();
   const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "p" });
@@ -96,7 +143,7 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   expect(status.getDetailsList()[0].getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");
   const props = init.getProperties()!.toJavaScript() as any;
   expect(init.getId()).toBeTruthy();
-  expect(props.envVars).toEqual({ [SIG]: SECRET_SIG, value: [{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }] });
+  expect(props.envVars).toEqual([{ key: "T", value: { [SIG]: SECRET_SIG, value: "s3cret-value" }, scope: "ALL", secret: true }]);
   expect(init.getInputs()!.toJavaScript()).toMatchObject({ name: "slow" });
 
   // read with no properties (an import) reports the inputs a program would declare
@@ -108,8 +155,7 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   expect(got.getId()).toBe(init.getId());
   const inputs = got.getInputs()!.toJavaScript() as any;
   expect(inputs).toMatchObject({ environmentId: env.id, name: "slow", type: "WEB", image: "nginx:1" });
-  expect(inputs.envVars[SIG]).toBe(SECRET_SIG);
-  expect(inputs.envVars.value).toEqual([{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }]);
+  expect(inputs.envVars).toEqual([{ key: "T", value: { [SIG]: SECRET_SIG, value: "s3cret-value" }, scope: "ALL", secret: true }]);
 
   // delete, then a read of the gone object answers with no id
   const del = new pb.DeleteRequest();
@@ -126,6 +172,34 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   const result = await call<pb.InvokeResponse>("invoke", invoke);
   expect(result.getReturn()!.toJavaScript()).toMatchObject({ id: project.id, name: "p", workspaceId: emu.workspaceId });
   await api.delete(`/v1/projects/${project.id}`);
+});
+
+test("a key that reaches several workspaces: the error names the explicit Provider's workspaceId argument, or the stack's config for the default provider", async () => {
+  const other = await serve();
+  const c = new ResourceProviderClient(`127.0.0.1:${other.port}`, grpc.credentials.createInsecure());
+  const callOther = <Res>(method: string, req: unknown) =>
+    new Promise<Res>((resolve, reject) => (c as any)[method](req, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
+  const createProject = async (providerName: string) => {
+    const configure = new pb.ConfigureRequest();
+    configure.setUrn(`urn:pulumi:dev::proj::pulumi:providers:cloudplatform::${providerName}`);
+    configure.setName(providerName);
+    configure.setArgs(struct({ apiKey: emu.keys.account, baseUrl: emu.baseUrl }));
+    await callOther("configure", configure);
+    const create = new pb.CreateRequest();
+    create.setUrn(URN("Project", "p"));
+    create.setType("cloudplatform:index:Project");
+    create.setProperties(struct({ name: "p" }));
+    return ((await callOther("create", create).then(() => undefined, (e) => e)) as grpc.ServiceError).details;
+  };
+  try {
+    expect(await createProject("acct")).toMatch(
+      /^The API key reaches 2 workspaces: .*\. Set the workspaceId argument of the Provider 'acct' \(new cloudplatform\.Provider\("acct", \{ workspaceId: "<id>", \.\.\. \}\)\), or give the resource a workspaceId$/,
+    );
+    expect(await createProject("default_0_1_0")).toMatch(/\. Set cloudplatform:workspaceId \(or CLOUDPLATFORM_WORKSPACE_ID\), or give the resource a workspaceId$/);
+  } finally {
+    c.close();
+    other.server.forceShutdown();
+  }
 });
 
 test("a secret input comes back secret from check, create, read and update, and an invoke with a secret argument answers a secret", async () => {

@@ -78,11 +78,17 @@ func run(language, schemaPath, outDir string) error {
 		}
 	case "python":
 		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
+		if err == nil {
+			files, err = finishPythonSDK(files)
+		}
 	case "go":
 		files, err = gogen.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil)
 		if err == nil {
 			files, err = goModule(files, pkg, outDir)
 		}
+	}
+	if err == nil {
+		files, err = deleteBeforeReplaceDefaults(language, spec, files)
 	}
 	if err != nil {
 		return err
@@ -100,6 +106,79 @@ func run(language, schemaPath, outDir string) error {
 		}
 	}
 	return nil
+}
+
+// finishPythonSDK puts the package's README beside setup.py, which reads it from there into the
+// wheel's description.
+func finishPythonSDK(files map[string][]byte) (map[string][]byte, error) {
+	readme, ok := files[filepath.Join("pulumi_cloudplatform", "README.md")]
+	if !ok {
+		return nil, fmt.Errorf("pulumi_cloudplatform/README.md: not generated; update sdkgen")
+	}
+	files["README.md"] = readme
+	return files, nil
+}
+
+// deleteBeforeReplaceDefaults makes `deleteBeforeReplace` the default option of the resources whose
+// schema says so (language.cloudplatform.deleteBeforeReplace): their names are unique, and a forced
+// replacement (`pulumi up --replace`), which the engine makes without asking the provider's diff,
+// would otherwise create the new object while the old one still holds the name.
+func deleteBeforeReplaceDefaults(language string, spec schema.PackageSpec, files map[string][]byte) (map[string][]byte, error) {
+	for token, res := range spec.Resources {
+		raw, ok := res.Language["cloudplatform"]
+		if !ok {
+			continue
+		}
+		var info struct {
+			DeleteBeforeReplace bool `json:"deleteBeforeReplace"`
+		}
+		if err := json.Unmarshal(raw, &info); err != nil {
+			return nil, fmt.Errorf("%s: language.cloudplatform: %w", token, err)
+		}
+		if !info.DeleteBeforeReplace {
+			continue
+		}
+		name := token[strings.LastIndex(token, ":")+1:]
+		var file, from, to string
+		switch language {
+		case "nodejs":
+			file = strings.ToLower(name[:1]) + name[1:] + ".ts"
+			from = "opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);"
+			to = "opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);"
+		case "python":
+			file = filepath.Join("pulumi_cloudplatform", snake(name)+".py")
+			from = "opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)"
+			to = "opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)"
+		case "go":
+			// Options apply in order: the program's, after the default, win.
+			file = filepath.Join("cloudplatform", strings.ToLower(name[:1])+name[1:]+".go")
+			from = "opts = internal.PkgResourceDefaultOpts(opts)"
+			to = "opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))"
+		default:
+			continue
+		}
+		content, ok := files[file]
+		if !ok || strings.Count(string(content), from) != 1 {
+			return nil, fmt.Errorf("%s: the generated options merge has changed; update sdkgen", file)
+		}
+		files[file] = []byte(strings.Replace(string(content), from, to, 1))
+	}
+	return files, nil
+}
+
+// snake turns DnsRecordSet into dns_record_set, as the Python generator names modules.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // embedNodeSDK fits the Node SDK into the pulumi-cloudplatform package as its native/ entry point:

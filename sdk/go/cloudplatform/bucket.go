@@ -18,21 +18,21 @@ type Bucket struct {
 	// The CORS rules, when the program manages them.
 	CorsRules CorsRuleArrayOutput `pulumi:"corsRules"`
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
-	Endpoint pulumi.StringOutput `pulumi:"endpoint"`
+	Endpoint pulumi.StringPtrOutput `pulumi:"endpoint"`
 	// Whether destroy deletes the bucket's objects too.
 	ForceDestroy pulumi.BoolOutput `pulumi:"forceDestroy"`
 	// Bucket name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The access-policy document as canonical JSON, when the program manages it.
-	Policy pulumi.StringOutput `pulumi:"policy"`
+	Policy pulumi.StringPtrOutput `pulumi:"policy"`
 	// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
-	PublicBaseUrl pulumi.StringOutput `pulumi:"publicBaseUrl"`
+	PublicBaseUrl pulumi.StringPtrOutput `pulumi:"publicBaseUrl"`
 	// Region the bucket lives in.
 	Region pulumi.StringOutput `pulumi:"region"`
 	// PRIVATE or PUBLIC_READ (the set is open).
-	Visibility pulumi.StringOutput `pulumi:"visibility"`
+	Visibility pulumi.StringPtrOutput `pulumi:"visibility"`
 	// Workspace that owns the bucket.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -44,7 +44,7 @@ func NewBucket(ctx *pulumi.Context,
 		args = &BucketArgs{}
 	}
 
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource Bucket
 	err := ctx.RegisterResource("cloudplatform:index:Bucket", name, args, &resource, opts...)
 	if err != nil {
@@ -154,13 +154,13 @@ func (o BucketOutput) CorsRules() CorsRuleArrayOutput {
 }
 
 // Creation time (ISO 8601).
-func (o BucketOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o BucketOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Bucket) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
-func (o BucketOutput) Endpoint() pulumi.StringOutput {
-	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.Endpoint }).(pulumi.StringOutput)
+func (o BucketOutput) Endpoint() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Bucket) pulumi.StringPtrOutput { return v.Endpoint }).(pulumi.StringPtrOutput)
 }
 
 // Whether destroy deletes the bucket's objects too.
@@ -174,13 +174,13 @@ func (o BucketOutput) Name() pulumi.StringOutput {
 }
 
 // The access-policy document as canonical JSON, when the program manages it.
-func (o BucketOutput) Policy() pulumi.StringOutput {
-	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.Policy }).(pulumi.StringOutput)
+func (o BucketOutput) Policy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Bucket) pulumi.StringPtrOutput { return v.Policy }).(pulumi.StringPtrOutput)
 }
 
 // Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
-func (o BucketOutput) PublicBaseUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.PublicBaseUrl }).(pulumi.StringOutput)
+func (o BucketOutput) PublicBaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Bucket) pulumi.StringPtrOutput { return v.PublicBaseUrl }).(pulumi.StringPtrOutput)
 }
 
 // Region the bucket lives in.
@@ -189,8 +189,8 @@ func (o BucketOutput) Region() pulumi.StringOutput {
 }
 
 // PRIVATE or PUBLIC_READ (the set is open).
-func (o BucketOutput) Visibility() pulumi.StringOutput {
-	return o.ApplyT(func(v *Bucket) pulumi.StringOutput { return v.Visibility }).(pulumi.StringOutput)
+func (o BucketOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Bucket) pulumi.StringPtrOutput { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the bucket.

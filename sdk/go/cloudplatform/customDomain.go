@@ -17,19 +17,19 @@ type CustomDomain struct {
 	pulumi.CustomResourceState
 
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// What to publish for the domain, and what is in the way.
 	DnsTarget CustomDomainDnsTargetOutput `pulumi:"dnsTarget"`
 	// The domain.
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// What the last DNS check found, against what was expected.
-	LastCheck pulumi.StringOutput `pulumi:"lastCheck"`
+	LastCheck pulumi.StringPtrOutput `pulumi:"lastCheck"`
 	// The service the domain serves.
 	ServiceId pulumi.StringOutput `pulumi:"serviceId"`
 	// PENDING or ACTIVE (the set is open).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// When the domain became ACTIVE.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 }
 
 // NewCustomDomain registers a new resource with the given unique name, arguments, and options.
@@ -45,7 +45,7 @@ func NewCustomDomain(ctx *pulumi.Context,
 	if args.ServiceId == nil {
 		return nil, errors.New("invalid value for required argument 'ServiceId'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource CustomDomain
 	err := ctx.RegisterResource("cloudplatform:index:CustomDomain", name, args, &resource, opts...)
 	if err != nil {
@@ -130,8 +130,8 @@ func (o CustomDomainOutput) ToCustomDomainOutputWithContext(ctx context.Context)
 }
 
 // Creation time (ISO 8601).
-func (o CustomDomainOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomain) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o CustomDomainOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomain) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // What to publish for the domain, and what is in the way.
@@ -145,8 +145,8 @@ func (o CustomDomainOutput) Domain() pulumi.StringOutput {
 }
 
 // What the last DNS check found, against what was expected.
-func (o CustomDomainOutput) LastCheck() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomain) pulumi.StringOutput { return v.LastCheck }).(pulumi.StringOutput)
+func (o CustomDomainOutput) LastCheck() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomain) pulumi.StringPtrOutput { return v.LastCheck }).(pulumi.StringPtrOutput)
 }
 
 // The service the domain serves.
@@ -160,8 +160,8 @@ func (o CustomDomainOutput) Status() pulumi.StringOutput {
 }
 
 // When the domain became ACTIVE.
-func (o CustomDomainOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomain) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o CustomDomainOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomain) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -23,15 +23,15 @@ type CustomDomainVerification struct {
 	// The verified custom domain.
 	DomainId pulumi.StringOutput `pulumi:"domainId"`
 	// What the last DNS check found, against what was expected.
-	LastCheck pulumi.StringOutput `pulumi:"lastCheck"`
+	LastCheck pulumi.StringPtrOutput `pulumi:"lastCheck"`
 	// The service the domain serves.
 	ServiceId pulumi.StringOutput `pulumi:"serviceId"`
 	// Status as of the last check: ACTIVE once done.
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The wait limit used.
-	Timeout pulumi.StringOutput `pulumi:"timeout"`
+	Timeout pulumi.StringPtrOutput `pulumi:"timeout"`
 	// When the domain became ACTIVE.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 }
 
 // NewCustomDomainVerification registers a new resource with the given unique name, arguments, and options.
@@ -144,8 +144,8 @@ func (o CustomDomainVerificationOutput) DomainId() pulumi.StringOutput {
 }
 
 // What the last DNS check found, against what was expected.
-func (o CustomDomainVerificationOutput) LastCheck() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringOutput { return v.LastCheck }).(pulumi.StringOutput)
+func (o CustomDomainVerificationOutput) LastCheck() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringPtrOutput { return v.LastCheck }).(pulumi.StringPtrOutput)
 }
 
 // The service the domain serves.
@@ -159,13 +159,13 @@ func (o CustomDomainVerificationOutput) Status() pulumi.StringOutput {
 }
 
 // The wait limit used.
-func (o CustomDomainVerificationOutput) Timeout() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringOutput { return v.Timeout }).(pulumi.StringOutput)
+func (o CustomDomainVerificationOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringPtrOutput { return v.Timeout }).(pulumi.StringPtrOutput)
 }
 
 // When the domain became ACTIVE.
-func (o CustomDomainVerificationOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o CustomDomainVerificationOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CustomDomainVerification) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

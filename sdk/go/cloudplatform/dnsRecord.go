@@ -19,23 +19,23 @@ type DnsRecord struct {
 	// The record's value.
 	Content pulumi.StringOutput `pulumi:"content"`
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// False for records the platform manages.
-	Editable pulumi.BoolOutput `pulumi:"editable"`
+	Editable pulumi.BoolPtrOutput `pulumi:"editable"`
 	// The record's full name.
 	Fqdn pulumi.StringOutput `pulumi:"fqdn"`
 	// '@' or the name relative to the zone, as the platform stores it.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Who made the record: USER, MAIL or SERVICE.
-	Origin pulumi.StringOutput `pulumi:"origin"`
+	Origin pulumi.StringPtrOutput `pulumi:"origin"`
 	// Priority (MX, SRV).
-	Priority pulumi.Float64Output `pulumi:"priority"`
+	Priority pulumi.Float64PtrOutput `pulumi:"priority"`
 	// Time to live in seconds.
-	Ttl pulumi.Float64Output `pulumi:"ttl"`
+	Ttl pulumi.Float64PtrOutput `pulumi:"ttl"`
 	// Record type.
 	Type pulumi.StringOutput `pulumi:"type"`
 	// Last change (ISO 8601).
-	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
+	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 	// The zone the record belongs to.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
 	// The zone's domain name.
@@ -61,7 +61,7 @@ func NewDnsRecord(ctx *pulumi.Context,
 	if args.ZoneId == nil {
 		return nil, errors.New("invalid value for required argument 'ZoneId'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource DnsRecord
 	err := ctx.RegisterResource("cloudplatform:index:DnsRecord", name, args, &resource, opts...)
 	if err != nil {
@@ -167,13 +167,13 @@ func (o DnsRecordOutput) Content() pulumi.StringOutput {
 }
 
 // Creation time (ISO 8601).
-func (o DnsRecordOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsRecord) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o DnsRecordOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // False for records the platform manages.
-func (o DnsRecordOutput) Editable() pulumi.BoolOutput {
-	return o.ApplyT(func(v *DnsRecord) pulumi.BoolOutput { return v.Editable }).(pulumi.BoolOutput)
+func (o DnsRecordOutput) Editable() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.BoolPtrOutput { return v.Editable }).(pulumi.BoolPtrOutput)
 }
 
 // The record's full name.
@@ -187,18 +187,18 @@ func (o DnsRecordOutput) Name() pulumi.StringOutput {
 }
 
 // Who made the record: USER, MAIL or SERVICE.
-func (o DnsRecordOutput) Origin() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsRecord) pulumi.StringOutput { return v.Origin }).(pulumi.StringOutput)
+func (o DnsRecordOutput) Origin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.StringPtrOutput { return v.Origin }).(pulumi.StringPtrOutput)
 }
 
 // Priority (MX, SRV).
-func (o DnsRecordOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v *DnsRecord) pulumi.Float64Output { return v.Priority }).(pulumi.Float64Output)
+func (o DnsRecordOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.Float64PtrOutput { return v.Priority }).(pulumi.Float64PtrOutput)
 }
 
 // Time to live in seconds.
-func (o DnsRecordOutput) Ttl() pulumi.Float64Output {
-	return o.ApplyT(func(v *DnsRecord) pulumi.Float64Output { return v.Ttl }).(pulumi.Float64Output)
+func (o DnsRecordOutput) Ttl() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.Float64PtrOutput { return v.Ttl }).(pulumi.Float64PtrOutput)
 }
 
 // Record type.
@@ -207,8 +207,8 @@ func (o DnsRecordOutput) Type() pulumi.StringOutput {
 }
 
 // Last change (ISO 8601).
-func (o DnsRecordOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsRecord) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o DnsRecordOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.StringPtrOutput { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The zone the record belongs to.

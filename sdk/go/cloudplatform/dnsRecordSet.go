@@ -37,7 +37,7 @@ func NewDnsRecordSet(ctx *pulumi.Context,
 	if args.ZoneId == nil {
 		return nil, errors.New("invalid value for required argument 'ZoneId'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource DnsRecordSet
 	err := ctx.RegisterResource("cloudplatform:index:DnsRecordSet", name, args, &resource, opts...)
 	if err != nil {

@@ -17,23 +17,23 @@ type DnsZone struct {
 	pulumi.CustomResourceState
 
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Why the last verification did not succeed.
-	LastError pulumi.StringOutput `pulumi:"lastError"`
+	LastError pulumi.StringPtrOutput `pulumi:"lastError"`
 	// The zone's domain name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// True once ownership is proven and the platform serves the zone.
 	Published pulumi.BoolOutput `pulumi:"published"`
 	// When the zone was published.
-	PublishedAt pulumi.StringOutput `pulumi:"publishedAt"`
+	PublishedAt pulumi.StringPtrOutput `pulumi:"publishedAt"`
 	// Last change (ISO 8601).
-	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
+	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 	// How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
-	VerificationMethod pulumi.StringOutput `pulumi:"verificationMethod"`
+	VerificationMethod pulumi.StringPtrOutput `pulumi:"verificationMethod"`
 	// The TXT record that proves ownership; null once proven.
-	VerificationRecord DnsZoneVerificationRecordOutput `pulumi:"verificationRecord"`
+	VerificationRecord DnsZoneVerificationRecordPtrOutput `pulumi:"verificationRecord"`
 	// When ownership was proven.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 	// Workspace that owns the zone (the API's teamId).
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -48,7 +48,7 @@ func NewDnsZone(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource DnsZone
 	err := ctx.RegisterResource("cloudplatform:index:DnsZone", name, args, &resource, opts...)
 	if err != nil {
@@ -133,13 +133,13 @@ func (o DnsZoneOutput) ToDnsZoneOutputWithContext(ctx context.Context) DnsZoneOu
 }
 
 // Creation time (ISO 8601).
-func (o DnsZoneOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o DnsZoneOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Why the last verification did not succeed.
-func (o DnsZoneOutput) LastError() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.LastError }).(pulumi.StringOutput)
+func (o DnsZoneOutput) LastError() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.LastError }).(pulumi.StringPtrOutput)
 }
 
 // The zone's domain name.
@@ -153,28 +153,28 @@ func (o DnsZoneOutput) Published() pulumi.BoolOutput {
 }
 
 // When the zone was published.
-func (o DnsZoneOutput) PublishedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.PublishedAt }).(pulumi.StringOutput)
+func (o DnsZoneOutput) PublishedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.PublishedAt }).(pulumi.StringPtrOutput)
 }
 
 // Last change (ISO 8601).
-func (o DnsZoneOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o DnsZoneOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
-func (o DnsZoneOutput) VerificationMethod() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.VerificationMethod }).(pulumi.StringOutput)
+func (o DnsZoneOutput) VerificationMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.VerificationMethod }).(pulumi.StringPtrOutput)
 }
 
 // The TXT record that proves ownership; null once proven.
-func (o DnsZoneOutput) VerificationRecord() DnsZoneVerificationRecordOutput {
-	return o.ApplyT(func(v *DnsZone) DnsZoneVerificationRecordOutput { return v.VerificationRecord }).(DnsZoneVerificationRecordOutput)
+func (o DnsZoneOutput) VerificationRecord() DnsZoneVerificationRecordPtrOutput {
+	return o.ApplyT(func(v *DnsZone) DnsZoneVerificationRecordPtrOutput { return v.VerificationRecord }).(DnsZoneVerificationRecordPtrOutput)
 }
 
 // When ownership was proven.
-func (o DnsZoneOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZone) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o DnsZoneOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZone) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the zone (the API's teamId).

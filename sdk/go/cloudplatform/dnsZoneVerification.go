@@ -21,11 +21,11 @@ type DnsZoneVerification struct {
 	// True once the zone is published.
 	Published pulumi.BoolOutput `pulumi:"published"`
 	// The wait limit used.
-	Timeout pulumi.StringOutput `pulumi:"timeout"`
+	Timeout pulumi.StringPtrOutput `pulumi:"timeout"`
 	// How ownership was proven (NS, TXT, ...).
-	VerificationMethod pulumi.StringOutput `pulumi:"verificationMethod"`
+	VerificationMethod pulumi.StringPtrOutput `pulumi:"verificationMethod"`
 	// When ownership was proven.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 	// The verified zone.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
 }
@@ -135,18 +135,18 @@ func (o DnsZoneVerificationOutput) Published() pulumi.BoolOutput {
 }
 
 // The wait limit used.
-func (o DnsZoneVerificationOutput) Timeout() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringOutput { return v.Timeout }).(pulumi.StringOutput)
+func (o DnsZoneVerificationOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringPtrOutput { return v.Timeout }).(pulumi.StringPtrOutput)
 }
 
 // How ownership was proven (NS, TXT, ...).
-func (o DnsZoneVerificationOutput) VerificationMethod() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringOutput { return v.VerificationMethod }).(pulumi.StringOutput)
+func (o DnsZoneVerificationOutput) VerificationMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringPtrOutput { return v.VerificationMethod }).(pulumi.StringPtrOutput)
 }
 
 // When ownership was proven.
-func (o DnsZoneVerificationOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o DnsZoneVerificationOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerification) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // The verified zone.

@@ -53,7 +53,7 @@ func NewEnvVar(ctx *pulumi.Context,
 		"value",
 	})
 	opts = append(opts, secrets)
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource EnvVar
 	err := ctx.RegisterResource("cloudplatform:index:EnvVar", name, args, &resource, opts...)
 	if err != nil {
@@ -90,11 +90,11 @@ type envVarArgs struct {
 	Key string `pulumi:"key"`
 	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope *string `pulumi:"scope"`
-	// Hide the value from read-only members; default false.
+	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret *bool `pulumi:"secret"`
 	// Service the variable belongs to. Changing it replaces the variable.
 	ServiceId string `pulumi:"serviceId"`
-	// Value. Always stored as a secret in state.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
 	Value string `pulumi:"value"`
 }
 
@@ -104,11 +104,11 @@ type EnvVarArgs struct {
 	Key pulumi.StringInput
 	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope pulumi.StringPtrInput
-	// Hide the value from read-only members; default false.
+	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret pulumi.BoolPtrInput
 	// Service the variable belongs to. Changing it replaces the variable.
 	ServiceId pulumi.StringInput
-	// Value. Always stored as a secret in state.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
 	Value pulumi.StringInput
 }
 

@@ -17,21 +17,21 @@ type Environment struct {
 	pulumi.CustomResourceState
 
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// True for a pull-request preview environment.
 	IsPreview pulumi.BoolOutput `pulumi:"isPreview"`
 	// Tier: DEV, UAT or PROD when the name is one of them, else null.
-	Kind pulumi.StringOutput `pulumi:"kind"`
+	Kind pulumi.StringPtrOutput `pulumi:"kind"`
 	// Environment name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// True while paused on its own.
 	Paused pulumi.BoolOutput `pulumi:"paused"`
 	// When it was paused.
-	PausedAt pulumi.StringOutput `pulumi:"pausedAt"`
+	PausedAt pulumi.StringPtrOutput `pulumi:"pausedAt"`
 	// Project the environment belongs to.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// Last change (ISO 8601).
-	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
+	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 }
 
 // NewEnvironment registers a new resource with the given unique name, arguments, and options.
@@ -47,7 +47,7 @@ func NewEnvironment(ctx *pulumi.Context,
 	if args.ProjectId == nil {
 		return nil, errors.New("invalid value for required argument 'ProjectId'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource Environment
 	err := ctx.RegisterResource("cloudplatform:index:Environment", name, args, &resource, opts...)
 	if err != nil {
@@ -132,8 +132,8 @@ func (o EnvironmentOutput) ToEnvironmentOutputWithContext(ctx context.Context) E
 }
 
 // Creation time (ISO 8601).
-func (o EnvironmentOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Environment) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o EnvironmentOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Environment) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // True for a pull-request preview environment.
@@ -142,8 +142,8 @@ func (o EnvironmentOutput) IsPreview() pulumi.BoolOutput {
 }
 
 // Tier: DEV, UAT or PROD when the name is one of them, else null.
-func (o EnvironmentOutput) Kind() pulumi.StringOutput {
-	return o.ApplyT(func(v *Environment) pulumi.StringOutput { return v.Kind }).(pulumi.StringOutput)
+func (o EnvironmentOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Environment) pulumi.StringPtrOutput { return v.Kind }).(pulumi.StringPtrOutput)
 }
 
 // Environment name.
@@ -157,8 +157,8 @@ func (o EnvironmentOutput) Paused() pulumi.BoolOutput {
 }
 
 // When it was paused.
-func (o EnvironmentOutput) PausedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Environment) pulumi.StringOutput { return v.PausedAt }).(pulumi.StringOutput)
+func (o EnvironmentOutput) PausedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Environment) pulumi.StringPtrOutput { return v.PausedAt }).(pulumi.StringPtrOutput)
 }
 
 // Project the environment belongs to.
@@ -167,8 +167,8 @@ func (o EnvironmentOutput) ProjectId() pulumi.StringOutput {
 }
 
 // Last change (ISO 8601).
-func (o EnvironmentOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Environment) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o EnvironmentOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Environment) pulumi.StringPtrOutput { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

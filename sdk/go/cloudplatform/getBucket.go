@@ -35,21 +35,21 @@ type LookupBucketResult struct {
 	// The CORS rules, when the program manages them.
 	CorsRules []CorsRule `pulumi:"corsRules"`
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
-	Endpoint string `pulumi:"endpoint"`
+	Endpoint *string `pulumi:"endpoint"`
 	// The bucket's name.
 	Id string `pulumi:"id"`
 	// Bucket name.
 	Name string `pulumi:"name"`
 	// The access-policy document as canonical JSON, when the program manages it.
-	Policy string `pulumi:"policy"`
+	Policy *string `pulumi:"policy"`
 	// Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
-	PublicBaseUrl string `pulumi:"publicBaseUrl"`
+	PublicBaseUrl *string `pulumi:"publicBaseUrl"`
 	// Region the bucket lives in.
 	Region string `pulumi:"region"`
 	// PRIVATE or PUBLIC_READ (the set is open).
-	Visibility string `pulumi:"visibility"`
+	Visibility *string `pulumi:"visibility"`
 	// Workspace that owns the bucket.
 	WorkspaceId string `pulumi:"workspaceId"`
 }
@@ -96,13 +96,13 @@ func (o LookupBucketResultOutput) CorsRules() CorsRuleArrayOutput {
 }
 
 // Creation time (ISO 8601).
-func (o LookupBucketResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupBucketResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupBucketResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupBucketResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
-func (o LookupBucketResultOutput) Endpoint() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupBucketResult) string { return v.Endpoint }).(pulumi.StringOutput)
+func (o LookupBucketResultOutput) Endpoint() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupBucketResult) *string { return v.Endpoint }).(pulumi.StringPtrOutput)
 }
 
 // The bucket's name.
@@ -116,13 +116,13 @@ func (o LookupBucketResultOutput) Name() pulumi.StringOutput {
 }
 
 // The access-policy document as canonical JSON, when the program manages it.
-func (o LookupBucketResultOutput) Policy() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupBucketResult) string { return v.Policy }).(pulumi.StringOutput)
+func (o LookupBucketResultOutput) Policy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupBucketResult) *string { return v.Policy }).(pulumi.StringPtrOutput)
 }
 
 // Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
-func (o LookupBucketResultOutput) PublicBaseUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupBucketResult) string { return v.PublicBaseUrl }).(pulumi.StringOutput)
+func (o LookupBucketResultOutput) PublicBaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupBucketResult) *string { return v.PublicBaseUrl }).(pulumi.StringPtrOutput)
 }
 
 // Region the bucket lives in.
@@ -131,8 +131,8 @@ func (o LookupBucketResultOutput) Region() pulumi.StringOutput {
 }
 
 // PRIVATE or PUBLIC_READ (the set is open).
-func (o LookupBucketResultOutput) Visibility() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupBucketResult) string { return v.Visibility }).(pulumi.StringOutput)
+func (o LookupBucketResultOutput) Visibility() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupBucketResult) *string { return v.Visibility }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the bucket.

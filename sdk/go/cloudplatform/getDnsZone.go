@@ -31,25 +31,25 @@ type LookupDnsZoneArgs struct {
 
 type LookupDnsZoneResult struct {
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// The zone's id.
 	Id string `pulumi:"id"`
 	// Why the last verification did not succeed.
-	LastError string `pulumi:"lastError"`
+	LastError *string `pulumi:"lastError"`
 	// The zone's domain name.
 	Name string `pulumi:"name"`
 	// True once ownership is proven and the platform serves the zone.
 	Published bool `pulumi:"published"`
 	// When the zone was published.
-	PublishedAt string `pulumi:"publishedAt"`
+	PublishedAt *string `pulumi:"publishedAt"`
 	// Last change (ISO 8601).
-	UpdatedAt string `pulumi:"updatedAt"`
+	UpdatedAt *string `pulumi:"updatedAt"`
 	// How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
-	VerificationMethod string `pulumi:"verificationMethod"`
+	VerificationMethod *string `pulumi:"verificationMethod"`
 	// The TXT record that proves ownership; null once proven.
-	VerificationRecord DnsZoneVerificationRecord `pulumi:"verificationRecord"`
+	VerificationRecord *DnsZoneVerificationRecord `pulumi:"verificationRecord"`
 	// When ownership was proven.
-	VerifiedAt string `pulumi:"verifiedAt"`
+	VerifiedAt *string `pulumi:"verifiedAt"`
 	// Workspace that owns the zone (the API's teamId).
 	WorkspaceId string `pulumi:"workspaceId"`
 }
@@ -89,8 +89,8 @@ func (o LookupDnsZoneResultOutput) ToLookupDnsZoneResultOutputWithContext(ctx co
 }
 
 // Creation time (ISO 8601).
-func (o LookupDnsZoneResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The zone's id.
@@ -99,8 +99,8 @@ func (o LookupDnsZoneResultOutput) Id() pulumi.StringOutput {
 }
 
 // Why the last verification did not succeed.
-func (o LookupDnsZoneResultOutput) LastError() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.LastError }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) LastError() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.LastError }).(pulumi.StringPtrOutput)
 }
 
 // The zone's domain name.
@@ -114,28 +114,28 @@ func (o LookupDnsZoneResultOutput) Published() pulumi.BoolOutput {
 }
 
 // When the zone was published.
-func (o LookupDnsZoneResultOutput) PublishedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.PublishedAt }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) PublishedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.PublishedAt }).(pulumi.StringPtrOutput)
 }
 
 // Last change (ISO 8601).
-func (o LookupDnsZoneResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
-func (o LookupDnsZoneResultOutput) VerificationMethod() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.VerificationMethod }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) VerificationMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.VerificationMethod }).(pulumi.StringPtrOutput)
 }
 
 // The TXT record that proves ownership; null once proven.
-func (o LookupDnsZoneResultOutput) VerificationRecord() DnsZoneVerificationRecordOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) DnsZoneVerificationRecord { return v.VerificationRecord }).(DnsZoneVerificationRecordOutput)
+func (o LookupDnsZoneResultOutput) VerificationRecord() DnsZoneVerificationRecordPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *DnsZoneVerificationRecord { return v.VerificationRecord }).(DnsZoneVerificationRecordPtrOutput)
 }
 
 // When ownership was proven.
-func (o LookupDnsZoneResultOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o LookupDnsZoneResultOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the zone (the API's teamId).

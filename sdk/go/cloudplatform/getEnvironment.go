@@ -29,23 +29,23 @@ type LookupEnvironmentArgs struct {
 
 type LookupEnvironmentResult struct {
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// The environment's id.
 	Id string `pulumi:"id"`
 	// True for a pull-request preview environment.
 	IsPreview bool `pulumi:"isPreview"`
 	// Tier: DEV, UAT or PROD when the name is one of them, else null.
-	Kind string `pulumi:"kind"`
+	Kind *string `pulumi:"kind"`
 	// Environment name.
 	Name string `pulumi:"name"`
 	// True while paused on its own.
 	Paused bool `pulumi:"paused"`
 	// When it was paused.
-	PausedAt string `pulumi:"pausedAt"`
+	PausedAt *string `pulumi:"pausedAt"`
 	// Project the environment belongs to.
 	ProjectId string `pulumi:"projectId"`
 	// Last change (ISO 8601).
-	UpdatedAt string `pulumi:"updatedAt"`
+	UpdatedAt *string `pulumi:"updatedAt"`
 }
 
 func LookupEnvironmentOutput(ctx *pulumi.Context, args LookupEnvironmentOutputArgs, opts ...pulumi.InvokeOption) LookupEnvironmentResultOutput {
@@ -81,8 +81,8 @@ func (o LookupEnvironmentResultOutput) ToLookupEnvironmentResultOutputWithContex
 }
 
 // Creation time (ISO 8601).
-func (o LookupEnvironmentResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupEnvironmentResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupEnvironmentResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupEnvironmentResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The environment's id.
@@ -96,8 +96,8 @@ func (o LookupEnvironmentResultOutput) IsPreview() pulumi.BoolOutput {
 }
 
 // Tier: DEV, UAT or PROD when the name is one of them, else null.
-func (o LookupEnvironmentResultOutput) Kind() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupEnvironmentResult) string { return v.Kind }).(pulumi.StringOutput)
+func (o LookupEnvironmentResultOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupEnvironmentResult) *string { return v.Kind }).(pulumi.StringPtrOutput)
 }
 
 // Environment name.
@@ -111,8 +111,8 @@ func (o LookupEnvironmentResultOutput) Paused() pulumi.BoolOutput {
 }
 
 // When it was paused.
-func (o LookupEnvironmentResultOutput) PausedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupEnvironmentResult) string { return v.PausedAt }).(pulumi.StringOutput)
+func (o LookupEnvironmentResultOutput) PausedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupEnvironmentResult) *string { return v.PausedAt }).(pulumi.StringPtrOutput)
 }
 
 // Project the environment belongs to.
@@ -121,8 +121,8 @@ func (o LookupEnvironmentResultOutput) ProjectId() pulumi.StringOutput {
 }
 
 // Last change (ISO 8601).
-func (o LookupEnvironmentResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupEnvironmentResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o LookupEnvironmentResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupEnvironmentResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -33,33 +33,33 @@ type LookupMailDomainArgs struct {
 
 type LookupMailDomainResult struct {
 	// Set when the domain's DMARC policy would break signing.
-	AlignmentWarning string `pulumi:"alignmentWarning"`
+	AlignmentWarning *string `pulumi:"alignmentWarning"`
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// Messages per day; 200 on the first day of a verified domain.
-	DailyQuota float64 `pulumi:"dailyQuota"`
+	DailyQuota *float64 `pulumi:"dailyQuota"`
 	// The DKIM public key (base64), as published in the DKIM record.
-	DkimPublicKey string `pulumi:"dkimPublicKey"`
+	DkimPublicKey *string `pulumi:"dkimPublicKey"`
 	// Records the last verify found failing; null before the first verify.
 	FailingRecords []string `pulumi:"failingRecords"`
 	// The domain's id.
 	Id string `pulumi:"id"`
 	// When DNS was last checked.
-	LastCheckedAt string `pulumi:"lastCheckedAt"`
+	LastCheckedAt *string `pulumi:"lastCheckedAt"`
 	// The sending domain.
 	Name string `pulumi:"name"`
 	// The DNS records to publish: DKIM, SPF, MX (never for an apex domain), DMARC.
 	Records []MailDnsRecord `pulumi:"records"`
 	// Region the domain sends from.
-	Region string `pulumi:"region"`
+	Region *string `pulumi:"region"`
 	// PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
 	Status string `pulumi:"status"`
 	// When the domain was first verified.
-	VerifiedAt string `pulumi:"verifiedAt"`
+	VerifiedAt *string `pulumi:"verifiedAt"`
 	// Workspace that owns the domain.
 	WorkspaceId string `pulumi:"workspaceId"`
 	// The DNS zone the records go in.
-	Zone MailDnsZone `pulumi:"zone"`
+	Zone *MailDnsZone `pulumi:"zone"`
 }
 
 func LookupMailDomainOutput(ctx *pulumi.Context, args LookupMailDomainOutputArgs, opts ...pulumi.InvokeOption) LookupMailDomainResultOutput {
@@ -99,23 +99,23 @@ func (o LookupMailDomainResultOutput) ToLookupMailDomainResultOutputWithContext(
 }
 
 // Set when the domain's DMARC policy would break signing.
-func (o LookupMailDomainResultOutput) AlignmentWarning() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.AlignmentWarning }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) AlignmentWarning() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.AlignmentWarning }).(pulumi.StringPtrOutput)
 }
 
 // Creation time (ISO 8601).
-func (o LookupMailDomainResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Messages per day; 200 on the first day of a verified domain.
-func (o LookupMailDomainResultOutput) DailyQuota() pulumi.Float64Output {
-	return o.ApplyT(func(v LookupMailDomainResult) float64 { return v.DailyQuota }).(pulumi.Float64Output)
+func (o LookupMailDomainResultOutput) DailyQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *float64 { return v.DailyQuota }).(pulumi.Float64PtrOutput)
 }
 
 // The DKIM public key (base64), as published in the DKIM record.
-func (o LookupMailDomainResultOutput) DkimPublicKey() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.DkimPublicKey }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) DkimPublicKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.DkimPublicKey }).(pulumi.StringPtrOutput)
 }
 
 // Records the last verify found failing; null before the first verify.
@@ -129,8 +129,8 @@ func (o LookupMailDomainResultOutput) Id() pulumi.StringOutput {
 }
 
 // When DNS was last checked.
-func (o LookupMailDomainResultOutput) LastCheckedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.LastCheckedAt }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) LastCheckedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.LastCheckedAt }).(pulumi.StringPtrOutput)
 }
 
 // The sending domain.
@@ -144,8 +144,8 @@ func (o LookupMailDomainResultOutput) Records() MailDnsRecordArrayOutput {
 }
 
 // Region the domain sends from.
-func (o LookupMailDomainResultOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.Region }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 // PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
@@ -154,8 +154,8 @@ func (o LookupMailDomainResultOutput) Status() pulumi.StringOutput {
 }
 
 // When the domain was first verified.
-func (o LookupMailDomainResultOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) string { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o LookupMailDomainResultOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *string { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the domain.
@@ -164,8 +164,8 @@ func (o LookupMailDomainResultOutput) WorkspaceId() pulumi.StringOutput {
 }
 
 // The DNS zone the records go in.
-func (o LookupMailDomainResultOutput) Zone() MailDnsZoneOutput {
-	return o.ApplyT(func(v LookupMailDomainResult) MailDnsZone { return v.Zone }).(MailDnsZoneOutput)
+func (o LookupMailDomainResultOutput) Zone() MailDnsZonePtrOutput {
+	return o.ApplyT(func(v LookupMailDomainResult) *MailDnsZone { return v.Zone }).(MailDnsZonePtrOutput)
 }
 
 func init() {

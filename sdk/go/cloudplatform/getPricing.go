@@ -27,23 +27,23 @@ type GetPricingArgs struct {
 
 type GetPricingResult struct {
 	// Days at an empty balance before paid apps stop.
-	ComputeGraceDays float64 `pulumi:"computeGraceDays"`
+	ComputeGraceDays *float64 `pulumi:"computeGraceDays"`
 	// Currency of every amount.
 	Currency string `pulumi:"currency"`
 	// The same for paid databases and caches, whose data is kept.
-	DataGraceDays float64 `pulumi:"dataGraceDays"`
+	DataGraceDays *float64 `pulumi:"dataGraceDays"`
 	// Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...).
 	FreeAllowances map[string]float64 `pulumi:"freeAllowances"`
 	// Largest top-up; null means no maximum.
-	MaxTopUpKobo float64 `pulumi:"maxTopUpKobo"`
+	MaxTopUpKobo *float64 `pulumi:"maxTopUpKobo"`
 	// Smallest top-up.
-	MinTopUpKobo float64 `pulumi:"minTopUpKobo"`
+	MinTopUpKobo *float64 `pulumi:"minTopUpKobo"`
 	// What is never billed.
 	NeverBilled []string `pulumi:"neverBilled"`
 	// Instance tiers, their sizes and prices.
 	ServiceTiers []GetPricingResultServiceTier `pulumi:"serviceTiers"`
 	// Whether an empty balance stops paid services.
-	StopsPaidServices bool `pulumi:"stopsPaidServices"`
+	StopsPaidServices *bool `pulumi:"stopsPaidServices"`
 	// Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...).
 	UnitRates map[string]float64 `pulumi:"unitRates"`
 }
@@ -79,8 +79,8 @@ func (o GetPricingResultOutput) ToGetPricingResultOutputWithContext(ctx context.
 }
 
 // Days at an empty balance before paid apps stop.
-func (o GetPricingResultOutput) ComputeGraceDays() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResult) float64 { return v.ComputeGraceDays }).(pulumi.Float64Output)
+func (o GetPricingResultOutput) ComputeGraceDays() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResult) *float64 { return v.ComputeGraceDays }).(pulumi.Float64PtrOutput)
 }
 
 // Currency of every amount.
@@ -89,8 +89,8 @@ func (o GetPricingResultOutput) Currency() pulumi.StringOutput {
 }
 
 // The same for paid databases and caches, whose data is kept.
-func (o GetPricingResultOutput) DataGraceDays() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResult) float64 { return v.DataGraceDays }).(pulumi.Float64Output)
+func (o GetPricingResultOutput) DataGraceDays() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResult) *float64 { return v.DataGraceDays }).(pulumi.Float64PtrOutput)
 }
 
 // Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...).
@@ -99,13 +99,13 @@ func (o GetPricingResultOutput) FreeAllowances() pulumi.Float64MapOutput {
 }
 
 // Largest top-up; null means no maximum.
-func (o GetPricingResultOutput) MaxTopUpKobo() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResult) float64 { return v.MaxTopUpKobo }).(pulumi.Float64Output)
+func (o GetPricingResultOutput) MaxTopUpKobo() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResult) *float64 { return v.MaxTopUpKobo }).(pulumi.Float64PtrOutput)
 }
 
 // Smallest top-up.
-func (o GetPricingResultOutput) MinTopUpKobo() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResult) float64 { return v.MinTopUpKobo }).(pulumi.Float64Output)
+func (o GetPricingResultOutput) MinTopUpKobo() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResult) *float64 { return v.MinTopUpKobo }).(pulumi.Float64PtrOutput)
 }
 
 // What is never billed.
@@ -119,8 +119,8 @@ func (o GetPricingResultOutput) ServiceTiers() GetPricingResultServiceTierArrayO
 }
 
 // Whether an empty balance stops paid services.
-func (o GetPricingResultOutput) StopsPaidServices() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetPricingResult) bool { return v.StopsPaidServices }).(pulumi.BoolOutput)
+func (o GetPricingResultOutput) StopsPaidServices() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPricingResult) *bool { return v.StopsPaidServices }).(pulumi.BoolPtrOutput)
 }
 
 // Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...).

@@ -29,11 +29,11 @@ type LookupProjectArgs struct {
 
 type LookupProjectResult struct {
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// Free text.
-	Description string `pulumi:"description"`
+	Description *string `pulumi:"description"`
 	// Name shown in the dashboard.
-	DisplayName string `pulumi:"displayName"`
+	DisplayName *string `pulumi:"displayName"`
 	// The project's id.
 	Id string `pulumi:"id"`
 	// Project name.
@@ -41,11 +41,11 @@ type LookupProjectResult struct {
 	// True while the project is paused.
 	Paused bool `pulumi:"paused"`
 	// When the project was paused.
-	PausedAt string `pulumi:"pausedAt"`
+	PausedAt *string `pulumi:"pausedAt"`
 	// Region key new services default to (the API's defaultRegion).
-	Region string `pulumi:"region"`
+	Region *string `pulumi:"region"`
 	// Last change (ISO 8601).
-	UpdatedAt string `pulumi:"updatedAt"`
+	UpdatedAt *string `pulumi:"updatedAt"`
 	// Workspace that owns the project.
 	WorkspaceId string `pulumi:"workspaceId"`
 }
@@ -83,18 +83,18 @@ func (o LookupProjectResultOutput) ToLookupProjectResultOutputWithContext(ctx co
 }
 
 // Creation time (ISO 8601).
-func (o LookupProjectResultOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Free text.
-func (o LookupProjectResultOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.Description }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Name shown in the dashboard.
-func (o LookupProjectResultOutput) DisplayName() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.DisplayName }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) DisplayName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.DisplayName }).(pulumi.StringPtrOutput)
 }
 
 // The project's id.
@@ -113,18 +113,18 @@ func (o LookupProjectResultOutput) Paused() pulumi.BoolOutput {
 }
 
 // When the project was paused.
-func (o LookupProjectResultOutput) PausedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.PausedAt }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) PausedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.PausedAt }).(pulumi.StringPtrOutput)
 }
 
 // Region key new services default to (the API's defaultRegion).
-func (o LookupProjectResultOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.Region }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 // Last change (ISO 8601).
-func (o LookupProjectResultOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupProjectResult) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o LookupProjectResultOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupProjectResult) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the project.

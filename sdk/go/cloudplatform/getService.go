@@ -28,16 +28,16 @@ type LookupServiceArgs struct {
 }
 
 type LookupServiceResult struct {
-	EnvironmentId string `pulumi:"environmentId"`
-	Health        string `pulumi:"health"`
-	Id            string `pulumi:"id"`
-	Name          string `pulumi:"name"`
-	Region        string `pulumi:"region"`
-	Status        string `pulumi:"status"`
-	Suspension    string `pulumi:"suspension"`
-	Tier          string `pulumi:"tier"`
-	Type          string `pulumi:"type"`
-	Url           string `pulumi:"url"`
+	EnvironmentId string  `pulumi:"environmentId"`
+	Health        string  `pulumi:"health"`
+	Id            string  `pulumi:"id"`
+	Name          string  `pulumi:"name"`
+	Region        *string `pulumi:"region"`
+	Status        string  `pulumi:"status"`
+	Suspension    string  `pulumi:"suspension"`
+	Tier          *string `pulumi:"tier"`
+	Type          string  `pulumi:"type"`
+	Url           *string `pulumi:"url"`
 }
 
 func LookupServiceOutput(ctx *pulumi.Context, args LookupServiceOutputArgs, opts ...pulumi.InvokeOption) LookupServiceResultOutput {
@@ -88,8 +88,8 @@ func (o LookupServiceResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupServiceResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o LookupServiceResultOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupServiceResult) string { return v.Region }).(pulumi.StringOutput)
+func (o LookupServiceResultOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupServiceResult) *string { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 func (o LookupServiceResultOutput) Status() pulumi.StringOutput {
@@ -100,16 +100,16 @@ func (o LookupServiceResultOutput) Suspension() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupServiceResult) string { return v.Suspension }).(pulumi.StringOutput)
 }
 
-func (o LookupServiceResultOutput) Tier() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupServiceResult) string { return v.Tier }).(pulumi.StringOutput)
+func (o LookupServiceResultOutput) Tier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupServiceResult) *string { return v.Tier }).(pulumi.StringPtrOutput)
 }
 
 func (o LookupServiceResultOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupServiceResult) string { return v.Type }).(pulumi.StringOutput)
 }
 
-func (o LookupServiceResultOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupServiceResult) string { return v.Url }).(pulumi.StringOutput)
+func (o LookupServiceResultOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupServiceResult) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
 func init() {

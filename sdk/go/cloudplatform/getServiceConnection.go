@@ -28,10 +28,10 @@ type GetServiceConnectionArgs struct {
 }
 
 type GetServiceConnectionResult struct {
-	Database string `pulumi:"database"`
+	Database *string `pulumi:"database"`
 	// Public URL when external access is on.
-	ExternalUrl string `pulumi:"externalUrl"`
-	Host        string `pulumi:"host"`
+	ExternalUrl *string `pulumi:"externalUrl"`
+	Host        string  `pulumi:"host"`
 	// The database user's password; empty for a read-only key.
 	Password string  `pulumi:"password"`
 	Port     float64 `pulumi:"port"`
@@ -39,8 +39,8 @@ type GetServiceConnectionResult struct {
 	Scheme    string `pulumi:"scheme"`
 	ServiceId string `pulumi:"serviceId"`
 	// The connection URL, password included.
-	Url  string `pulumi:"url"`
-	User string `pulumi:"user"`
+	Url  *string `pulumi:"url"`
+	User *string `pulumi:"user"`
 }
 
 func GetServiceConnectionOutput(ctx *pulumi.Context, args GetServiceConnectionOutputArgs, opts ...pulumi.InvokeOption) GetServiceConnectionResultOutput {
@@ -75,13 +75,13 @@ func (o GetServiceConnectionResultOutput) ToGetServiceConnectionResultOutputWith
 	return o
 }
 
-func (o GetServiceConnectionResultOutput) Database() pulumi.StringOutput {
-	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.Database }).(pulumi.StringOutput)
+func (o GetServiceConnectionResultOutput) Database() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.Database }).(pulumi.StringPtrOutput)
 }
 
 // Public URL when external access is on.
-func (o GetServiceConnectionResultOutput) ExternalUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.ExternalUrl }).(pulumi.StringOutput)
+func (o GetServiceConnectionResultOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
 func (o GetServiceConnectionResultOutput) Host() pulumi.StringOutput {
@@ -107,12 +107,12 @@ func (o GetServiceConnectionResultOutput) ServiceId() pulumi.StringOutput {
 }
 
 // The connection URL, password included.
-func (o GetServiceConnectionResultOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.Url }).(pulumi.StringOutput)
+func (o GetServiceConnectionResultOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
-func (o GetServiceConnectionResultOutput) User() pulumi.StringOutput {
-	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.User }).(pulumi.StringOutput)
+func (o GetServiceConnectionResultOutput) User() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.User }).(pulumi.StringPtrOutput)
 }
 
 func init() {

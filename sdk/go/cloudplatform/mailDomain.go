@@ -17,31 +17,31 @@ type MailDomain struct {
 	pulumi.CustomResourceState
 
 	// Set when the domain's DMARC policy would break signing.
-	AlignmentWarning pulumi.StringOutput `pulumi:"alignmentWarning"`
+	AlignmentWarning pulumi.StringPtrOutput `pulumi:"alignmentWarning"`
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Messages per day; 200 on the first day of a verified domain.
-	DailyQuota pulumi.Float64Output `pulumi:"dailyQuota"`
+	DailyQuota pulumi.Float64PtrOutput `pulumi:"dailyQuota"`
 	// The DKIM public key (base64), as published in the DKIM record.
-	DkimPublicKey pulumi.StringOutput `pulumi:"dkimPublicKey"`
+	DkimPublicKey pulumi.StringPtrOutput `pulumi:"dkimPublicKey"`
 	// Records the last verify found failing; null before the first verify.
 	FailingRecords pulumi.StringArrayOutput `pulumi:"failingRecords"`
 	// When DNS was last checked.
-	LastCheckedAt pulumi.StringOutput `pulumi:"lastCheckedAt"`
+	LastCheckedAt pulumi.StringPtrOutput `pulumi:"lastCheckedAt"`
 	// The sending domain.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The DNS records to publish: DKIM, SPF, MX (never for an apex domain), DMARC.
 	Records MailDnsRecordArrayOutput `pulumi:"records"`
 	// Region the domain sends from.
-	Region pulumi.StringOutput `pulumi:"region"`
+	Region pulumi.StringPtrOutput `pulumi:"region"`
 	// PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// When the domain was first verified.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 	// Workspace that owns the domain.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 	// The DNS zone the records go in.
-	Zone MailDnsZoneOutput `pulumi:"zone"`
+	Zone MailDnsZonePtrOutput `pulumi:"zone"`
 }
 
 // NewMailDomain registers a new resource with the given unique name, arguments, and options.
@@ -54,7 +54,7 @@ func NewMailDomain(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource MailDomain
 	err := ctx.RegisterResource("cloudplatform:index:MailDomain", name, args, &resource, opts...)
 	if err != nil {
@@ -143,23 +143,23 @@ func (o MailDomainOutput) ToMailDomainOutputWithContext(ctx context.Context) Mai
 }
 
 // Set when the domain's DMARC policy would break signing.
-func (o MailDomainOutput) AlignmentWarning() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.AlignmentWarning }).(pulumi.StringOutput)
+func (o MailDomainOutput) AlignmentWarning() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.AlignmentWarning }).(pulumi.StringPtrOutput)
 }
 
 // Creation time (ISO 8601).
-func (o MailDomainOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o MailDomainOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Messages per day; 200 on the first day of a verified domain.
-func (o MailDomainOutput) DailyQuota() pulumi.Float64Output {
-	return o.ApplyT(func(v *MailDomain) pulumi.Float64Output { return v.DailyQuota }).(pulumi.Float64Output)
+func (o MailDomainOutput) DailyQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.Float64PtrOutput { return v.DailyQuota }).(pulumi.Float64PtrOutput)
 }
 
 // The DKIM public key (base64), as published in the DKIM record.
-func (o MailDomainOutput) DkimPublicKey() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.DkimPublicKey }).(pulumi.StringOutput)
+func (o MailDomainOutput) DkimPublicKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.DkimPublicKey }).(pulumi.StringPtrOutput)
 }
 
 // Records the last verify found failing; null before the first verify.
@@ -168,8 +168,8 @@ func (o MailDomainOutput) FailingRecords() pulumi.StringArrayOutput {
 }
 
 // When DNS was last checked.
-func (o MailDomainOutput) LastCheckedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.LastCheckedAt }).(pulumi.StringOutput)
+func (o MailDomainOutput) LastCheckedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.LastCheckedAt }).(pulumi.StringPtrOutput)
 }
 
 // The sending domain.
@@ -183,8 +183,8 @@ func (o MailDomainOutput) Records() MailDnsRecordArrayOutput {
 }
 
 // Region the domain sends from.
-func (o MailDomainOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
+func (o MailDomainOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 // PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
@@ -193,8 +193,8 @@ func (o MailDomainOutput) Status() pulumi.StringOutput {
 }
 
 // When the domain was first verified.
-func (o MailDomainOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomain) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o MailDomainOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomain) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the domain.
@@ -203,8 +203,8 @@ func (o MailDomainOutput) WorkspaceId() pulumi.StringOutput {
 }
 
 // The DNS zone the records go in.
-func (o MailDomainOutput) Zone() MailDnsZoneOutput {
-	return o.ApplyT(func(v *MailDomain) MailDnsZoneOutput { return v.Zone }).(MailDnsZoneOutput)
+func (o MailDomainOutput) Zone() MailDnsZonePtrOutput {
+	return o.ApplyT(func(v *MailDomain) MailDnsZonePtrOutput { return v.Zone }).(MailDnsZonePtrOutput)
 }
 
 func init() {

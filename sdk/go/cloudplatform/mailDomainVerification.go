@@ -17,27 +17,27 @@ type MailDomainVerification struct {
 	pulumi.CustomResourceState
 
 	// Set when the domain's DMARC policy would break signing.
-	AlignmentWarning pulumi.StringOutput `pulumi:"alignmentWarning"`
+	AlignmentWarning pulumi.StringPtrOutput `pulumi:"alignmentWarning"`
 	// Messages per day.
-	DailyQuota pulumi.Float64Output `pulumi:"dailyQuota"`
+	DailyQuota pulumi.Float64PtrOutput `pulumi:"dailyQuota"`
 	// The verified domain.
 	DomainId pulumi.StringOutput `pulumi:"domainId"`
 	// Records the last check found failing.
 	FailingRecords pulumi.StringArrayOutput `pulumi:"failingRecords"`
 	// When DNS was last checked.
-	LastCheckedAt pulumi.StringOutput `pulumi:"lastCheckedAt"`
+	LastCheckedAt pulumi.StringPtrOutput `pulumi:"lastCheckedAt"`
 	// The sending domain.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// True when the records are right but not yet visible everywhere.
-	Propagating pulumi.BoolOutput `pulumi:"propagating"`
+	Propagating pulumi.BoolPtrOutput `pulumi:"propagating"`
 	// The records with the last check's verified flag and problem.
 	Records MailDnsRecordArrayOutput `pulumi:"records"`
 	// Status as of the last check: VERIFIED once done.
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The wait limit used.
-	Timeout pulumi.StringOutput `pulumi:"timeout"`
+	Timeout pulumi.StringPtrOutput `pulumi:"timeout"`
 	// When the domain was first verified.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 	// Workspace of the domain.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -141,13 +141,13 @@ func (o MailDomainVerificationOutput) ToMailDomainVerificationOutputWithContext(
 }
 
 // Set when the domain's DMARC policy would break signing.
-func (o MailDomainVerificationOutput) AlignmentWarning() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringOutput { return v.AlignmentWarning }).(pulumi.StringOutput)
+func (o MailDomainVerificationOutput) AlignmentWarning() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringPtrOutput { return v.AlignmentWarning }).(pulumi.StringPtrOutput)
 }
 
 // Messages per day.
-func (o MailDomainVerificationOutput) DailyQuota() pulumi.Float64Output {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.Float64Output { return v.DailyQuota }).(pulumi.Float64Output)
+func (o MailDomainVerificationOutput) DailyQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.Float64PtrOutput { return v.DailyQuota }).(pulumi.Float64PtrOutput)
 }
 
 // The verified domain.
@@ -161,8 +161,8 @@ func (o MailDomainVerificationOutput) FailingRecords() pulumi.StringArrayOutput 
 }
 
 // When DNS was last checked.
-func (o MailDomainVerificationOutput) LastCheckedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringOutput { return v.LastCheckedAt }).(pulumi.StringOutput)
+func (o MailDomainVerificationOutput) LastCheckedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringPtrOutput { return v.LastCheckedAt }).(pulumi.StringPtrOutput)
 }
 
 // The sending domain.
@@ -171,8 +171,8 @@ func (o MailDomainVerificationOutput) Name() pulumi.StringOutput {
 }
 
 // True when the records are right but not yet visible everywhere.
-func (o MailDomainVerificationOutput) Propagating() pulumi.BoolOutput {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.BoolOutput { return v.Propagating }).(pulumi.BoolOutput)
+func (o MailDomainVerificationOutput) Propagating() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.BoolPtrOutput { return v.Propagating }).(pulumi.BoolPtrOutput)
 }
 
 // The records with the last check's verified flag and problem.
@@ -186,13 +186,13 @@ func (o MailDomainVerificationOutput) Status() pulumi.StringOutput {
 }
 
 // The wait limit used.
-func (o MailDomainVerificationOutput) Timeout() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringOutput { return v.Timeout }).(pulumi.StringOutput)
+func (o MailDomainVerificationOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringPtrOutput { return v.Timeout }).(pulumi.StringPtrOutput)
 }
 
 // When the domain was first verified.
-func (o MailDomainVerificationOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o MailDomainVerificationOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDomainVerification) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace of the domain.

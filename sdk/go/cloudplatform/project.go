@@ -17,21 +17,21 @@ type Project struct {
 	pulumi.CustomResourceState
 
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Free text.
-	Description pulumi.StringOutput `pulumi:"description"`
+	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Name shown in the dashboard.
-	DisplayName pulumi.StringOutput `pulumi:"displayName"`
+	DisplayName pulumi.StringPtrOutput `pulumi:"displayName"`
 	// Project name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// True while the project is paused.
 	Paused pulumi.BoolOutput `pulumi:"paused"`
 	// When the project was paused.
-	PausedAt pulumi.StringOutput `pulumi:"pausedAt"`
+	PausedAt pulumi.StringPtrOutput `pulumi:"pausedAt"`
 	// Region key new services default to (the API's defaultRegion).
-	Region pulumi.StringOutput `pulumi:"region"`
+	Region pulumi.StringPtrOutput `pulumi:"region"`
 	// Last change (ISO 8601).
-	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
+	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 	// Workspace that owns the project.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -46,7 +46,7 @@ func NewProject(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource Project
 	err := ctx.RegisterResource("cloudplatform:index:Project", name, args, &resource, opts...)
 	if err != nil {
@@ -143,18 +143,18 @@ func (o ProjectOutput) ToProjectOutputWithContext(ctx context.Context) ProjectOu
 }
 
 // Creation time (ISO 8601).
-func (o ProjectOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o ProjectOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Free text.
-func (o ProjectOutput) Description() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
+func (o ProjectOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 // Name shown in the dashboard.
-func (o ProjectOutput) DisplayName() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.DisplayName }).(pulumi.StringOutput)
+func (o ProjectOutput) DisplayName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DisplayName }).(pulumi.StringPtrOutput)
 }
 
 // Project name.
@@ -168,18 +168,18 @@ func (o ProjectOutput) Paused() pulumi.BoolOutput {
 }
 
 // When the project was paused.
-func (o ProjectOutput) PausedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.PausedAt }).(pulumi.StringOutput)
+func (o ProjectOutput) PausedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.PausedAt }).(pulumi.StringPtrOutput)
 }
 
 // Region key new services default to (the API's defaultRegion).
-func (o ProjectOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
+func (o ProjectOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 // Last change (ISO 8601).
-func (o ProjectOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o ProjectOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Workspace that owns the project.

@@ -152,17 +152,17 @@ type CustomDomainDnsRecord struct {
 	// The record's full name.
 	Fqdn string `pulumi:"fqdn"`
 	// The record's id, when it exists in a platform zone.
-	Id string `pulumi:"id"`
+	Id *string `pulumi:"id"`
 	// The name as the platform gives it ('@' or relative to the zone, else the full name).
 	Name string `pulumi:"name"`
 	// Priority (MX, SRV).
-	Priority float64 `pulumi:"priority"`
+	Priority *float64 `pulumi:"priority"`
 	// Time to live in seconds.
-	Ttl float64 `pulumi:"ttl"`
+	Ttl *float64 `pulumi:"ttl"`
 	// Record type (CNAME, A, ...).
 	Type string `pulumi:"type"`
 	// The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
-	ZoneId string `pulumi:"zoneId"`
+	ZoneId *string `pulumi:"zoneId"`
 }
 
 type CustomDomainDnsRecordOutput struct{ *pulumi.OutputState }
@@ -190,8 +190,8 @@ func (o CustomDomainDnsRecordOutput) Fqdn() pulumi.StringOutput {
 }
 
 // The record's id, when it exists in a platform zone.
-func (o CustomDomainDnsRecordOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainDnsRecord) string { return v.Id }).(pulumi.StringOutput)
+func (o CustomDomainDnsRecordOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsRecord) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
 // The name as the platform gives it ('@' or relative to the zone, else the full name).
@@ -200,13 +200,13 @@ func (o CustomDomainDnsRecordOutput) Name() pulumi.StringOutput {
 }
 
 // Priority (MX, SRV).
-func (o CustomDomainDnsRecordOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v CustomDomainDnsRecord) float64 { return v.Priority }).(pulumi.Float64Output)
+func (o CustomDomainDnsRecordOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsRecord) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
 }
 
 // Time to live in seconds.
-func (o CustomDomainDnsRecordOutput) Ttl() pulumi.Float64Output {
-	return o.ApplyT(func(v CustomDomainDnsRecord) float64 { return v.Ttl }).(pulumi.Float64Output)
+func (o CustomDomainDnsRecordOutput) Ttl() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsRecord) *float64 { return v.Ttl }).(pulumi.Float64PtrOutput)
 }
 
 // Record type (CNAME, A, ...).
@@ -215,8 +215,8 @@ func (o CustomDomainDnsRecordOutput) Type() pulumi.StringOutput {
 }
 
 // The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
-func (o CustomDomainDnsRecordOutput) ZoneId() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainDnsRecord) string { return v.ZoneId }).(pulumi.StringOutput)
+func (o CustomDomainDnsRecordOutput) ZoneId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsRecord) *string { return v.ZoneId }).(pulumi.StringPtrOutput)
 }
 
 type CustomDomainDnsRecordArrayOutput struct{ *pulumi.OutputState }
@@ -242,9 +242,9 @@ func (o CustomDomainDnsRecordArrayOutput) Index(i pulumi.IntInput) CustomDomainD
 // What to publish for the domain, and what is in the way.
 type CustomDomainDnsTarget struct {
 	// The IPv4 address an apex domain's A record points at.
-	ARecord string `pulumi:"aRecord"`
+	ARecord *string `pulumi:"aRecord"`
 	// The host a subdomain's CNAME points at (the service's host).
-	Cname string `pulumi:"cname"`
+	Cname *string `pulumi:"cname"`
 	// Existing records that block verification and must be removed.
 	Conflicts []CustomDomainDnsRecord `pulumi:"conflicts"`
 	// True for an apex domain, which cannot use a CNAME.
@@ -269,13 +269,13 @@ func (o CustomDomainDnsTargetOutput) ToCustomDomainDnsTargetOutputWithContext(ct
 }
 
 // The IPv4 address an apex domain's A record points at.
-func (o CustomDomainDnsTargetOutput) ARecord() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainDnsTarget) string { return v.ARecord }).(pulumi.StringOutput)
+func (o CustomDomainDnsTargetOutput) ARecord() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsTarget) *string { return v.ARecord }).(pulumi.StringPtrOutput)
 }
 
 // The host a subdomain's CNAME points at (the service's host).
-func (o CustomDomainDnsTargetOutput) Cname() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainDnsTarget) string { return v.Cname }).(pulumi.StringOutput)
+func (o CustomDomainDnsTargetOutput) Cname() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainDnsTarget) *string { return v.Cname }).(pulumi.StringPtrOutput)
 }
 
 // Existing records that block verification and must be removed.
@@ -295,7 +295,7 @@ func (o CustomDomainDnsTargetOutput) Records() CustomDomainDnsRecordArrayOutput 
 
 type CustomDomainInfo struct {
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// What to publish for the domain, and what is in the way.
 	DnsTarget CustomDomainDnsTarget `pulumi:"dnsTarget"`
 	// The domain.
@@ -303,13 +303,13 @@ type CustomDomainInfo struct {
 	// The custom domain's id.
 	Id string `pulumi:"id"`
 	// What the last DNS check found, against what was expected.
-	LastCheck string `pulumi:"lastCheck"`
+	LastCheck *string `pulumi:"lastCheck"`
 	// The service the domain serves.
 	ServiceId string `pulumi:"serviceId"`
 	// PENDING or ACTIVE (the set is open).
 	Status string `pulumi:"status"`
 	// When the domain became ACTIVE.
-	VerifiedAt string `pulumi:"verifiedAt"`
+	VerifiedAt *string `pulumi:"verifiedAt"`
 }
 
 type CustomDomainInfoOutput struct{ *pulumi.OutputState }
@@ -327,8 +327,8 @@ func (o CustomDomainInfoOutput) ToCustomDomainInfoOutputWithContext(ctx context.
 }
 
 // Creation time (ISO 8601).
-func (o CustomDomainInfoOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainInfo) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o CustomDomainInfoOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainInfo) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // What to publish for the domain, and what is in the way.
@@ -347,8 +347,8 @@ func (o CustomDomainInfoOutput) Id() pulumi.StringOutput {
 }
 
 // What the last DNS check found, against what was expected.
-func (o CustomDomainInfoOutput) LastCheck() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainInfo) string { return v.LastCheck }).(pulumi.StringOutput)
+func (o CustomDomainInfoOutput) LastCheck() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainInfo) *string { return v.LastCheck }).(pulumi.StringPtrOutput)
 }
 
 // The service the domain serves.
@@ -362,8 +362,8 @@ func (o CustomDomainInfoOutput) Status() pulumi.StringOutput {
 }
 
 // When the domain became ACTIVE.
-func (o CustomDomainInfoOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v CustomDomainInfo) string { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o CustomDomainInfoOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CustomDomainInfo) *string { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 type CustomDomainInfoArrayOutput struct{ *pulumi.OutputState }
@@ -566,17 +566,81 @@ func (o DnsZoneVerificationRecordOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsZoneVerificationRecord) string { return v.Value }).(pulumi.StringOutput)
 }
 
+type DnsZoneVerificationRecordPtrOutput struct{ *pulumi.OutputState }
+
+func (DnsZoneVerificationRecordPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DnsZoneVerificationRecord)(nil)).Elem()
+}
+
+func (o DnsZoneVerificationRecordPtrOutput) ToDnsZoneVerificationRecordPtrOutput() DnsZoneVerificationRecordPtrOutput {
+	return o
+}
+
+func (o DnsZoneVerificationRecordPtrOutput) ToDnsZoneVerificationRecordPtrOutputWithContext(ctx context.Context) DnsZoneVerificationRecordPtrOutput {
+	return o
+}
+
+func (o DnsZoneVerificationRecordPtrOutput) Elem() DnsZoneVerificationRecordOutput {
+	return o.ApplyT(func(v *DnsZoneVerificationRecord) DnsZoneVerificationRecord {
+		if v != nil {
+			return *v
+		}
+		var ret DnsZoneVerificationRecord
+		return ret
+	}).(DnsZoneVerificationRecordOutput)
+}
+
+// Host relative to the domain.
+func (o DnsZoneVerificationRecordPtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerificationRecord) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// Fully-qualified name.
+func (o DnsZoneVerificationRecordPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerificationRecord) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// Always TXT.
+func (o DnsZoneVerificationRecordPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerificationRecord) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+// Exact TXT value.
+func (o DnsZoneVerificationRecordPtrOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsZoneVerificationRecord) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Value
+	}).(pulumi.StringPtrOutput)
+}
+
 type GetMailLimitsResultDomain struct {
 	// Recipients the domain may send to today (0 until verified).
-	DailyQuota float64 `pulumi:"dailyQuota"`
-	Id         string  `pulumi:"id"`
+	DailyQuota *float64 `pulumi:"dailyQuota"`
+	Id         *string  `pulumi:"id"`
 	// The self-serve ceiling the quota grows to.
-	MaxDailyQuota  float64 `pulumi:"maxDailyQuota"`
-	Name           string  `pulumi:"name"`
-	QuotaResetsAt  string  `pulumi:"quotaResetsAt"`
-	RemainingToday float64 `pulumi:"remainingToday"`
-	SentToday      float64 `pulumi:"sentToday"`
-	Status         string  `pulumi:"status"`
+	MaxDailyQuota  *float64 `pulumi:"maxDailyQuota"`
+	Name           string   `pulumi:"name"`
+	QuotaResetsAt  *string  `pulumi:"quotaResetsAt"`
+	RemainingToday *float64 `pulumi:"remainingToday"`
+	SentToday      *float64 `pulumi:"sentToday"`
+	Status         *string  `pulumi:"status"`
 }
 
 type GetMailLimitsResultDomainOutput struct{ *pulumi.OutputState }
@@ -594,37 +658,37 @@ func (o GetMailLimitsResultDomainOutput) ToGetMailLimitsResultDomainOutputWithCo
 }
 
 // Recipients the domain may send to today (0 until verified).
-func (o GetMailLimitsResultDomainOutput) DailyQuota() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) float64 { return v.DailyQuota }).(pulumi.Float64Output)
+func (o GetMailLimitsResultDomainOutput) DailyQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.DailyQuota }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultDomainOutput) Id() pulumi.StringOutput {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) string { return v.Id }).(pulumi.StringOutput)
+func (o GetMailLimitsResultDomainOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
 // The self-serve ceiling the quota grows to.
-func (o GetMailLimitsResultDomainOutput) MaxDailyQuota() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) float64 { return v.MaxDailyQuota }).(pulumi.Float64Output)
+func (o GetMailLimitsResultDomainOutput) MaxDailyQuota() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.MaxDailyQuota }).(pulumi.Float64PtrOutput)
 }
 
 func (o GetMailLimitsResultDomainOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o GetMailLimitsResultDomainOutput) QuotaResetsAt() pulumi.StringOutput {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) string { return v.QuotaResetsAt }).(pulumi.StringOutput)
+func (o GetMailLimitsResultDomainOutput) QuotaResetsAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.QuotaResetsAt }).(pulumi.StringPtrOutput)
 }
 
-func (o GetMailLimitsResultDomainOutput) RemainingToday() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) float64 { return v.RemainingToday }).(pulumi.Float64Output)
+func (o GetMailLimitsResultDomainOutput) RemainingToday() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.RemainingToday }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultDomainOutput) SentToday() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) float64 { return v.SentToday }).(pulumi.Float64Output)
+func (o GetMailLimitsResultDomainOutput) SentToday() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.SentToday }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultDomainOutput) Status() pulumi.StringOutput {
-	return o.ApplyT(func(v GetMailLimitsResultDomain) string { return v.Status }).(pulumi.StringOutput)
+func (o GetMailLimitsResultDomainOutput) Status() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.Status }).(pulumi.StringPtrOutput)
 }
 
 type GetMailLimitsResultDomainArrayOutput struct{ *pulumi.OutputState }
@@ -649,14 +713,14 @@ func (o GetMailLimitsResultDomainArrayOutput) Index(i pulumi.IntInput) GetMailLi
 
 // Per-message and per-request limits.
 type GetMailLimitsResultLimits struct {
-	HeadersPerMessage    float64 `pulumi:"headersPerMessage"`
-	MessageSizeBytes     float64 `pulumi:"messageSizeBytes"`
-	MessagesPerBatch     float64 `pulumi:"messagesPerBatch"`
-	PageSizeMax          float64 `pulumi:"pageSizeMax"`
-	RecipientsPerMessage float64 `pulumi:"recipientsPerMessage"`
-	TagKeyMaxLength      float64 `pulumi:"tagKeyMaxLength"`
-	TagValueMaxLength    float64 `pulumi:"tagValueMaxLength"`
-	TagsPerMessage       float64 `pulumi:"tagsPerMessage"`
+	HeadersPerMessage    *float64 `pulumi:"headersPerMessage"`
+	MessageSizeBytes     *float64 `pulumi:"messageSizeBytes"`
+	MessagesPerBatch     *float64 `pulumi:"messagesPerBatch"`
+	PageSizeMax          *float64 `pulumi:"pageSizeMax"`
+	RecipientsPerMessage *float64 `pulumi:"recipientsPerMessage"`
+	TagKeyMaxLength      *float64 `pulumi:"tagKeyMaxLength"`
+	TagValueMaxLength    *float64 `pulumi:"tagValueMaxLength"`
+	TagsPerMessage       *float64 `pulumi:"tagsPerMessage"`
 }
 
 // Per-message and per-request limits.
@@ -674,42 +738,42 @@ func (o GetMailLimitsResultLimitsOutput) ToGetMailLimitsResultLimitsOutputWithCo
 	return o
 }
 
-func (o GetMailLimitsResultLimitsOutput) HeadersPerMessage() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.HeadersPerMessage }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) HeadersPerMessage() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.HeadersPerMessage }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) MessageSizeBytes() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.MessageSizeBytes }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) MessageSizeBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.MessageSizeBytes }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) MessagesPerBatch() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.MessagesPerBatch }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) MessagesPerBatch() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.MessagesPerBatch }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) PageSizeMax() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.PageSizeMax }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) PageSizeMax() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.PageSizeMax }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) RecipientsPerMessage() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.RecipientsPerMessage }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) RecipientsPerMessage() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.RecipientsPerMessage }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) TagKeyMaxLength() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.TagKeyMaxLength }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) TagKeyMaxLength() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagKeyMaxLength }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) TagValueMaxLength() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.TagValueMaxLength }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) TagValueMaxLength() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagValueMaxLength }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultLimitsOutput) TagsPerMessage() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultLimits) float64 { return v.TagsPerMessage }).(pulumi.Float64Output)
+func (o GetMailLimitsResultLimitsOutput) TagsPerMessage() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagsPerMessage }).(pulumi.Float64PtrOutput)
 }
 
 // The key's send rate and what is left of the current minute.
 type GetMailLimitsResultRateLimit struct {
-	Remaining         float64 `pulumi:"remaining"`
-	RequestsPerMinute float64 `pulumi:"requestsPerMinute"`
+	Remaining         *float64 `pulumi:"remaining"`
+	RequestsPerMinute *float64 `pulumi:"requestsPerMinute"`
 }
 
 // The key's send rate and what is left of the current minute.
@@ -727,23 +791,23 @@ func (o GetMailLimitsResultRateLimitOutput) ToGetMailLimitsResultRateLimitOutput
 	return o
 }
 
-func (o GetMailLimitsResultRateLimitOutput) Remaining() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultRateLimit) float64 { return v.Remaining }).(pulumi.Float64Output)
+func (o GetMailLimitsResultRateLimitOutput) Remaining() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultRateLimit) *float64 { return v.Remaining }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetMailLimitsResultRateLimitOutput) RequestsPerMinute() pulumi.Float64Output {
-	return o.ApplyT(func(v GetMailLimitsResultRateLimit) float64 { return v.RequestsPerMinute }).(pulumi.Float64Output)
+func (o GetMailLimitsResultRateLimitOutput) RequestsPerMinute() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetMailLimitsResultRateLimit) *float64 { return v.RequestsPerMinute }).(pulumi.Float64PtrOutput)
 }
 
 type GetPricingResultServiceTier struct {
-	CpuMillicores float64 `pulumi:"cpuMillicores"`
-	Currency      string  `pulumi:"currency"`
-	Family        string  `pulumi:"family"`
-	Label         string  `pulumi:"label"`
-	MemoryMb      float64 `pulumi:"memoryMb"`
+	CpuMillicores *float64 `pulumi:"cpuMillicores"`
+	Currency      *string  `pulumi:"currency"`
+	Family        *string  `pulumi:"family"`
+	Label         *string  `pulumi:"label"`
+	MemoryMb      *float64 `pulumi:"memoryMb"`
 	// Monthly price in kobo.
-	PriceKobo float64 `pulumi:"priceKobo"`
-	StorageMb float64 `pulumi:"storageMb"`
+	PriceKobo float64  `pulumi:"priceKobo"`
+	StorageMb *float64 `pulumi:"storageMb"`
 	// FREE, PRO, STANDARD or STARTER (the set is open).
 	Tier string `pulumi:"tier"`
 }
@@ -762,24 +826,24 @@ func (o GetPricingResultServiceTierOutput) ToGetPricingResultServiceTierOutputWi
 	return o
 }
 
-func (o GetPricingResultServiceTierOutput) CpuMillicores() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResultServiceTier) float64 { return v.CpuMillicores }).(pulumi.Float64Output)
+func (o GetPricingResultServiceTierOutput) CpuMillicores() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.CpuMillicores }).(pulumi.Float64PtrOutput)
 }
 
-func (o GetPricingResultServiceTierOutput) Currency() pulumi.StringOutput {
-	return o.ApplyT(func(v GetPricingResultServiceTier) string { return v.Currency }).(pulumi.StringOutput)
+func (o GetPricingResultServiceTierOutput) Currency() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Currency }).(pulumi.StringPtrOutput)
 }
 
-func (o GetPricingResultServiceTierOutput) Family() pulumi.StringOutput {
-	return o.ApplyT(func(v GetPricingResultServiceTier) string { return v.Family }).(pulumi.StringOutput)
+func (o GetPricingResultServiceTierOutput) Family() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Family }).(pulumi.StringPtrOutput)
 }
 
-func (o GetPricingResultServiceTierOutput) Label() pulumi.StringOutput {
-	return o.ApplyT(func(v GetPricingResultServiceTier) string { return v.Label }).(pulumi.StringOutput)
+func (o GetPricingResultServiceTierOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
-func (o GetPricingResultServiceTierOutput) MemoryMb() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResultServiceTier) float64 { return v.MemoryMb }).(pulumi.Float64Output)
+func (o GetPricingResultServiceTierOutput) MemoryMb() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.MemoryMb }).(pulumi.Float64PtrOutput)
 }
 
 // Monthly price in kobo.
@@ -787,8 +851,8 @@ func (o GetPricingResultServiceTierOutput) PriceKobo() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPricingResultServiceTier) float64 { return v.PriceKobo }).(pulumi.Float64Output)
 }
 
-func (o GetPricingResultServiceTierOutput) StorageMb() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPricingResultServiceTier) float64 { return v.StorageMb }).(pulumi.Float64Output)
+func (o GetPricingResultServiceTierOutput) StorageMb() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.StorageMb }).(pulumi.Float64PtrOutput)
 }
 
 // FREE, PRO, STANDARD or STARTER (the set is open).
@@ -817,10 +881,10 @@ func (o GetPricingResultServiceTierArrayOutput) Index(i pulumi.IntInput) GetPric
 }
 
 type GetRegionsResultRegion struct {
-	FreeTier  bool   `pulumi:"freeTier"`
-	IsDefault bool   `pulumi:"isDefault"`
-	Label     string `pulumi:"label"`
-	Region    string `pulumi:"region"`
+	FreeTier  bool    `pulumi:"freeTier"`
+	IsDefault bool    `pulumi:"isDefault"`
+	Label     *string `pulumi:"label"`
+	Region    string  `pulumi:"region"`
 }
 
 type GetRegionsResultRegionOutput struct{ *pulumi.OutputState }
@@ -845,8 +909,8 @@ func (o GetRegionsResultRegionOutput) IsDefault() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetRegionsResultRegion) bool { return v.IsDefault }).(pulumi.BoolOutput)
 }
 
-func (o GetRegionsResultRegionOutput) Label() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRegionsResultRegion) string { return v.Label }).(pulumi.StringOutput)
+func (o GetRegionsResultRegionOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRegionsResultRegion) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
 func (o GetRegionsResultRegionOutput) Region() pulumi.StringOutput {
@@ -877,13 +941,13 @@ type MailDnsRecord struct {
 	// Full name the record must exist at.
 	Fqdn string `pulumi:"fqdn"`
 	// Host relative to the sending domain; '@' is the domain itself.
-	Host string `pulumi:"host"`
+	Host *string `pulumi:"host"`
 	// What the record is for: DKIM, SPF, MX or DMARC.
-	Name string `pulumi:"name"`
+	Name *string `pulumi:"name"`
 	// Priority (MX).
-	Priority float64 `pulumi:"priority"`
+	Priority *float64 `pulumi:"priority"`
 	// What the last verify found wrong; null when not checked.
-	Problem string `pulumi:"problem"`
+	Problem *string `pulumi:"problem"`
 	// False for recommended records (DMARC).
 	Required bool `pulumi:"required"`
 	// DNS record type (TXT, MX).
@@ -891,9 +955,9 @@ type MailDnsRecord struct {
 	// The exact value to publish.
 	Value string `pulumi:"value"`
 	// Result of the last verify; null when not checked (a plain read).
-	Verified bool `pulumi:"verified"`
+	Verified *bool `pulumi:"verified"`
 	// Host relative to the zone that holds it (zone.name); '@' is the zone root.
-	ZoneHost string `pulumi:"zoneHost"`
+	ZoneHost *string `pulumi:"zoneHost"`
 }
 
 type MailDnsRecordOutput struct{ *pulumi.OutputState }
@@ -916,23 +980,23 @@ func (o MailDnsRecordOutput) Fqdn() pulumi.StringOutput {
 }
 
 // Host relative to the sending domain; '@' is the domain itself.
-func (o MailDnsRecordOutput) Host() pulumi.StringOutput {
-	return o.ApplyT(func(v MailDnsRecord) string { return v.Host }).(pulumi.StringOutput)
+func (o MailDnsRecordOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *string { return v.Host }).(pulumi.StringPtrOutput)
 }
 
 // What the record is for: DKIM, SPF, MX or DMARC.
-func (o MailDnsRecordOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v MailDnsRecord) string { return v.Name }).(pulumi.StringOutput)
+func (o MailDnsRecordOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 // Priority (MX).
-func (o MailDnsRecordOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v MailDnsRecord) float64 { return v.Priority }).(pulumi.Float64Output)
+func (o MailDnsRecordOutput) Priority() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *float64 { return v.Priority }).(pulumi.Float64PtrOutput)
 }
 
 // What the last verify found wrong; null when not checked.
-func (o MailDnsRecordOutput) Problem() pulumi.StringOutput {
-	return o.ApplyT(func(v MailDnsRecord) string { return v.Problem }).(pulumi.StringOutput)
+func (o MailDnsRecordOutput) Problem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *string { return v.Problem }).(pulumi.StringPtrOutput)
 }
 
 // False for recommended records (DMARC).
@@ -951,13 +1015,13 @@ func (o MailDnsRecordOutput) Value() pulumi.StringOutput {
 }
 
 // Result of the last verify; null when not checked (a plain read).
-func (o MailDnsRecordOutput) Verified() pulumi.BoolOutput {
-	return o.ApplyT(func(v MailDnsRecord) bool { return v.Verified }).(pulumi.BoolOutput)
+func (o MailDnsRecordOutput) Verified() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *bool { return v.Verified }).(pulumi.BoolPtrOutput)
 }
 
 // Host relative to the zone that holds it (zone.name); '@' is the zone root.
-func (o MailDnsRecordOutput) ZoneHost() pulumi.StringOutput {
-	return o.ApplyT(func(v MailDnsRecord) string { return v.ZoneHost }).(pulumi.StringOutput)
+func (o MailDnsRecordOutput) ZoneHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MailDnsRecord) *string { return v.ZoneHost }).(pulumi.StringPtrOutput)
 }
 
 type MailDnsRecordArrayOutput struct{ *pulumi.OutputState }
@@ -983,7 +1047,7 @@ func (o MailDnsRecordArrayOutput) Index(i pulumi.IntInput) MailDnsRecordOutput {
 // The DNS zone the records go in.
 type MailDnsZone struct {
 	// The platform zone's id, when hostedOnPlatform.
-	DnsZoneId string `pulumi:"dnsZoneId"`
+	DnsZoneId *string `pulumi:"dnsZoneId"`
 	// True when a zone of the same workspace holds the domain.
 	HostedOnPlatform bool `pulumi:"hostedOnPlatform"`
 	// The zone the records are added to.
@@ -1006,8 +1070,8 @@ func (o MailDnsZoneOutput) ToMailDnsZoneOutputWithContext(ctx context.Context) M
 }
 
 // The platform zone's id, when hostedOnPlatform.
-func (o MailDnsZoneOutput) DnsZoneId() pulumi.StringOutput {
-	return o.ApplyT(func(v MailDnsZone) string { return v.DnsZoneId }).(pulumi.StringOutput)
+func (o MailDnsZoneOutput) DnsZoneId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MailDnsZone) *string { return v.DnsZoneId }).(pulumi.StringPtrOutput)
 }
 
 // True when a zone of the same workspace holds the domain.
@@ -1020,33 +1084,87 @@ func (o MailDnsZoneOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v MailDnsZone) string { return v.Name }).(pulumi.StringOutput)
 }
 
+type MailDnsZonePtrOutput struct{ *pulumi.OutputState }
+
+func (MailDnsZonePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MailDnsZone)(nil)).Elem()
+}
+
+func (o MailDnsZonePtrOutput) ToMailDnsZonePtrOutput() MailDnsZonePtrOutput {
+	return o
+}
+
+func (o MailDnsZonePtrOutput) ToMailDnsZonePtrOutputWithContext(ctx context.Context) MailDnsZonePtrOutput {
+	return o
+}
+
+func (o MailDnsZonePtrOutput) Elem() MailDnsZoneOutput {
+	return o.ApplyT(func(v *MailDnsZone) MailDnsZone {
+		if v != nil {
+			return *v
+		}
+		var ret MailDnsZone
+		return ret
+	}).(MailDnsZoneOutput)
+}
+
+// The platform zone's id, when hostedOnPlatform.
+func (o MailDnsZonePtrOutput) DnsZoneId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDnsZone) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DnsZoneId
+	}).(pulumi.StringPtrOutput)
+}
+
+// True when a zone of the same workspace holds the domain.
+func (o MailDnsZonePtrOutput) HostedOnPlatform() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *MailDnsZone) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.HostedOnPlatform
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The zone the records are added to.
+func (o MailDnsZonePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MailDnsZone) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
 type PrPreview struct {
-	AuthorLogin string `pulumi:"authorLogin"`
-	BaseRef     string `pulumi:"baseRef"`
-	CreatedAt   string `pulumi:"createdAt"`
+	AuthorLogin *string `pulumi:"authorLogin"`
+	BaseRef     *string `pulumi:"baseRef"`
+	CreatedAt   *string `pulumi:"createdAt"`
 	// The preview environment (isPreview).
-	EnvironmentId string `pulumi:"environmentId"`
-	Error         string `pulumi:"error"`
+	EnvironmentId *string `pulumi:"environmentId"`
+	Error         *string `pulumi:"error"`
 	// The pull request's branch.
-	HeadRef string `pulumi:"headRef"`
-	HeadSha string `pulumi:"headSha"`
+	HeadRef *string `pulumi:"headRef"`
+	HeadSha *string `pulumi:"headSha"`
 	// The preview's id.
-	Id               string `pulumi:"id"`
-	LastDeploymentId string `pulumi:"lastDeploymentId"`
+	Id               string  `pulumi:"id"`
+	LastDeploymentId *string `pulumi:"lastDeploymentId"`
 	// The pull request's number.
 	PrNumber                 float64 `pulumi:"prNumber"`
-	PreviewPostgresServiceId string  `pulumi:"previewPostgresServiceId"`
-	PreviewWebServiceId      string  `pulumi:"previewWebServiceId"`
-	ProjectId                string  `pulumi:"projectId"`
-	RepoFullName             string  `pulumi:"repoFullName"`
+	PreviewPostgresServiceId *string `pulumi:"previewPostgresServiceId"`
+	PreviewWebServiceId      *string `pulumi:"previewWebServiceId"`
+	ProjectId                *string `pulumi:"projectId"`
+	RepoFullName             *string `pulumi:"repoFullName"`
 	// The service the preview copies.
-	SourceServiceId string `pulumi:"sourceServiceId"`
+	SourceServiceId *string `pulumi:"sourceServiceId"`
 	// ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
-	Status    string `pulumi:"status"`
-	Title     string `pulumi:"title"`
-	UpdatedAt string `pulumi:"updatedAt"`
+	Status    string  `pulumi:"status"`
+	Title     *string `pulumi:"title"`
+	UpdatedAt *string `pulumi:"updatedAt"`
 	// Where the preview is served.
-	Url string `pulumi:"url"`
+	Url *string `pulumi:"url"`
 }
 
 type PrPreviewOutput struct{ *pulumi.OutputState }
@@ -1063,34 +1181,34 @@ func (o PrPreviewOutput) ToPrPreviewOutputWithContext(ctx context.Context) PrPre
 	return o
 }
 
-func (o PrPreviewOutput) AuthorLogin() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.AuthorLogin }).(pulumi.StringOutput)
+func (o PrPreviewOutput) AuthorLogin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.AuthorLogin }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) BaseRef() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.BaseRef }).(pulumi.StringOutput)
+func (o PrPreviewOutput) BaseRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.BaseRef }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o PrPreviewOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The preview environment (isPreview).
-func (o PrPreviewOutput) EnvironmentId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.EnvironmentId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) EnvironmentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.EnvironmentId }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) Error() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.Error }).(pulumi.StringOutput)
+func (o PrPreviewOutput) Error() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.Error }).(pulumi.StringPtrOutput)
 }
 
 // The pull request's branch.
-func (o PrPreviewOutput) HeadRef() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.HeadRef }).(pulumi.StringOutput)
+func (o PrPreviewOutput) HeadRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.HeadRef }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) HeadSha() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.HeadSha }).(pulumi.StringOutput)
+func (o PrPreviewOutput) HeadSha() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.HeadSha }).(pulumi.StringPtrOutput)
 }
 
 // The preview's id.
@@ -1098,8 +1216,8 @@ func (o PrPreviewOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v PrPreview) string { return v.Id }).(pulumi.StringOutput)
 }
 
-func (o PrPreviewOutput) LastDeploymentId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.LastDeploymentId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) LastDeploymentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.LastDeploymentId }).(pulumi.StringPtrOutput)
 }
 
 // The pull request's number.
@@ -1107,25 +1225,25 @@ func (o PrPreviewOutput) PrNumber() pulumi.Float64Output {
 	return o.ApplyT(func(v PrPreview) float64 { return v.PrNumber }).(pulumi.Float64Output)
 }
 
-func (o PrPreviewOutput) PreviewPostgresServiceId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.PreviewPostgresServiceId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) PreviewPostgresServiceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.PreviewPostgresServiceId }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) PreviewWebServiceId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.PreviewWebServiceId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) PreviewWebServiceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.PreviewWebServiceId }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) ProjectId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.ProjectId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) ProjectId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.ProjectId }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) RepoFullName() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.RepoFullName }).(pulumi.StringOutput)
+func (o PrPreviewOutput) RepoFullName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.RepoFullName }).(pulumi.StringPtrOutput)
 }
 
 // The service the preview copies.
-func (o PrPreviewOutput) SourceServiceId() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.SourceServiceId }).(pulumi.StringOutput)
+func (o PrPreviewOutput) SourceServiceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.SourceServiceId }).(pulumi.StringPtrOutput)
 }
 
 // ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
@@ -1133,17 +1251,17 @@ func (o PrPreviewOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v PrPreview) string { return v.Status }).(pulumi.StringOutput)
 }
 
-func (o PrPreviewOutput) Title() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.Title }).(pulumi.StringOutput)
+func (o PrPreviewOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.Title }).(pulumi.StringPtrOutput)
 }
 
-func (o PrPreviewOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o PrPreviewOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Where the preview is served.
-func (o PrPreviewOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v PrPreview) string { return v.Url }).(pulumi.StringOutput)
+func (o PrPreviewOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PrPreview) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
 type PrPreviewArrayOutput struct{ *pulumi.OutputState }
@@ -1168,14 +1286,14 @@ func (o PrPreviewArrayOutput) Index(i pulumi.IntInput) PrPreviewOutput {
 
 // Databases: connection details. Always secret.
 type ServiceConnection struct {
-	Database    string  `pulumi:"database"`
-	ExternalUrl string  `pulumi:"externalUrl"`
+	Database    *string `pulumi:"database"`
+	ExternalUrl *string `pulumi:"externalUrl"`
 	Host        string  `pulumi:"host"`
-	Password    string  `pulumi:"password"`
+	Password    *string `pulumi:"password"`
 	Port        float64 `pulumi:"port"`
 	Scheme      string  `pulumi:"scheme"`
-	Url         string  `pulumi:"url"`
-	Username    string  `pulumi:"username"`
+	Url         *string `pulumi:"url"`
+	Username    *string `pulumi:"username"`
 }
 
 // Databases: connection details. Always secret.
@@ -1193,20 +1311,20 @@ func (o ServiceConnectionOutput) ToServiceConnectionOutputWithContext(ctx contex
 	return o
 }
 
-func (o ServiceConnectionOutput) Database() pulumi.StringOutput {
-	return o.ApplyT(func(v ServiceConnection) string { return v.Database }).(pulumi.StringOutput)
+func (o ServiceConnectionOutput) Database() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServiceConnection) *string { return v.Database }).(pulumi.StringPtrOutput)
 }
 
-func (o ServiceConnectionOutput) ExternalUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v ServiceConnection) string { return v.ExternalUrl }).(pulumi.StringOutput)
+func (o ServiceConnectionOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServiceConnection) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
 func (o ServiceConnectionOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceConnection) string { return v.Host }).(pulumi.StringOutput)
 }
 
-func (o ServiceConnectionOutput) Password() pulumi.StringOutput {
-	return o.ApplyT(func(v ServiceConnection) string { return v.Password }).(pulumi.StringOutput)
+func (o ServiceConnectionOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServiceConnection) *string { return v.Password }).(pulumi.StringPtrOutput)
 }
 
 func (o ServiceConnectionOutput) Port() pulumi.Float64Output {
@@ -1217,12 +1335,108 @@ func (o ServiceConnectionOutput) Scheme() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceConnection) string { return v.Scheme }).(pulumi.StringOutput)
 }
 
-func (o ServiceConnectionOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v ServiceConnection) string { return v.Url }).(pulumi.StringOutput)
+func (o ServiceConnectionOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServiceConnection) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
-func (o ServiceConnectionOutput) Username() pulumi.StringOutput {
-	return o.ApplyT(func(v ServiceConnection) string { return v.Username }).(pulumi.StringOutput)
+func (o ServiceConnectionOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServiceConnection) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type ServiceConnectionPtrOutput struct{ *pulumi.OutputState }
+
+func (ServiceConnectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ServiceConnection)(nil)).Elem()
+}
+
+func (o ServiceConnectionPtrOutput) ToServiceConnectionPtrOutput() ServiceConnectionPtrOutput {
+	return o
+}
+
+func (o ServiceConnectionPtrOutput) ToServiceConnectionPtrOutputWithContext(ctx context.Context) ServiceConnectionPtrOutput {
+	return o
+}
+
+func (o ServiceConnectionPtrOutput) Elem() ServiceConnectionOutput {
+	return o.ApplyT(func(v *ServiceConnection) ServiceConnection {
+		if v != nil {
+			return *v
+		}
+		var ret ServiceConnection
+		return ret
+	}).(ServiceConnectionOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Database() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Database
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Port() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.Port
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Scheme() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Scheme
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ServiceConnectionPtrOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Username
+	}).(pulumi.StringPtrOutput)
 }
 
 type ServiceEnvVar struct {
@@ -1230,9 +1444,9 @@ type ServiceEnvVar struct {
 	Key string `pulumi:"key"`
 	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope *string `pulumi:"scope"`
-	// Hide the value from read-only members; default false.
+	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret *bool `pulumi:"secret"`
-	// Value. Always stored as a secret in state.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
 	Value string `pulumi:"value"`
 }
 
@@ -1252,9 +1466,9 @@ type ServiceEnvVarArgs struct {
 	Key pulumi.StringInput `pulumi:"key"`
 	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope pulumi.StringPtrInput `pulumi:"scope"`
-	// Hide the value from read-only members; default false.
+	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret pulumi.BoolPtrInput `pulumi:"secret"`
-	// Value. Always stored as a secret in state.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -1319,12 +1533,12 @@ func (o ServiceEnvVarOutput) Scope() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *string { return v.Scope }).(pulumi.StringPtrOutput)
 }
 
-// Hide the value from read-only members; default false.
+// Hide the value from read-only members, and keep it secret in state; default false.
 func (o ServiceEnvVarOutput) Secret() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *bool { return v.Secret }).(pulumi.BoolPtrOutput)
 }
 
-// Value. Always stored as a secret in state.
+// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
 func (o ServiceEnvVarOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceEnvVar) string { return v.Value }).(pulumi.StringOutput)
 }
@@ -1459,13 +1673,13 @@ type StorageAccessKey struct {
 	// The access key id (safe to show; the secret is never returned).
 	AccessKeyId string `pulumi:"accessKeyId"`
 	// Creation time (ISO 8601).
-	CreatedAt string `pulumi:"createdAt"`
+	CreatedAt *string `pulumi:"createdAt"`
 	// The key's id.
 	Id string `pulumi:"id"`
 	// What the key is for.
-	Name string `pulumi:"name"`
+	Name *string `pulumi:"name"`
 	// Last change (ISO 8601).
-	UpdatedAt string `pulumi:"updatedAt"`
+	UpdatedAt *string `pulumi:"updatedAt"`
 }
 
 type StorageAccessKeyOutput struct{ *pulumi.OutputState }
@@ -1488,8 +1702,8 @@ func (o StorageAccessKeyOutput) AccessKeyId() pulumi.StringOutput {
 }
 
 // Creation time (ISO 8601).
-func (o StorageAccessKeyOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v StorageAccessKey) string { return v.CreatedAt }).(pulumi.StringOutput)
+func (o StorageAccessKeyOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StorageAccessKey) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The key's id.
@@ -1498,13 +1712,13 @@ func (o StorageAccessKeyOutput) Id() pulumi.StringOutput {
 }
 
 // What the key is for.
-func (o StorageAccessKeyOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v StorageAccessKey) string { return v.Name }).(pulumi.StringOutput)
+func (o StorageAccessKeyOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StorageAccessKey) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 // Last change (ISO 8601).
-func (o StorageAccessKeyOutput) UpdatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v StorageAccessKey) string { return v.UpdatedAt }).(pulumi.StringOutput)
+func (o StorageAccessKeyOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v StorageAccessKey) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
 type StorageAccessKeyArrayOutput struct{ *pulumi.OutputState }
@@ -1546,6 +1760,7 @@ func init() {
 	pulumi.RegisterOutputType(DnsRecordSetRecordOutput{})
 	pulumi.RegisterOutputType(DnsRecordSetRecordArrayOutput{})
 	pulumi.RegisterOutputType(DnsZoneVerificationRecordOutput{})
+	pulumi.RegisterOutputType(DnsZoneVerificationRecordPtrOutput{})
 	pulumi.RegisterOutputType(GetMailLimitsResultDomainOutput{})
 	pulumi.RegisterOutputType(GetMailLimitsResultDomainArrayOutput{})
 	pulumi.RegisterOutputType(GetMailLimitsResultLimitsOutput{})
@@ -1557,9 +1772,11 @@ func init() {
 	pulumi.RegisterOutputType(MailDnsRecordOutput{})
 	pulumi.RegisterOutputType(MailDnsRecordArrayOutput{})
 	pulumi.RegisterOutputType(MailDnsZoneOutput{})
+	pulumi.RegisterOutputType(MailDnsZonePtrOutput{})
 	pulumi.RegisterOutputType(PrPreviewOutput{})
 	pulumi.RegisterOutputType(PrPreviewArrayOutput{})
 	pulumi.RegisterOutputType(ServiceConnectionOutput{})
+	pulumi.RegisterOutputType(ServiceConnectionPtrOutput{})
 	pulumi.RegisterOutputType(ServiceEnvVarOutput{})
 	pulumi.RegisterOutputType(ServiceEnvVarArrayOutput{})
 	pulumi.RegisterOutputType(ServiceSecretFileOutput{})

@@ -49,7 +49,7 @@ func NewSecretFile(ctx *pulumi.Context,
 		"content",
 	})
 	opts = append(opts, secrets)
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource SecretFile
 	err := ctx.RegisterResource("cloudplatform:index:SecretFile", name, args, &resource, opts...)
 	if err != nil {

@@ -23,11 +23,11 @@ type Service struct {
 	// CRON only: command each run executes. Updates in place.
 	Command pulumi.StringPtrOutput `pulumi:"command"`
 	// Databases: connection details. Always secret.
-	Connection ServiceConnectionOutput `pulumi:"connection"`
+	Connection ServiceConnectionPtrOutput `pulumi:"connection"`
 	// Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
 	ConnectionEnvName pulumi.StringPtrOutput `pulumi:"connectionEnvName"`
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// CRON only: pause (true) or resume (false) scheduled runs.
 	CronSuspended pulumi.BoolPtrOutput `pulumi:"cronSuspended"`
 	// Databases: database name. Changing it replaces the service.
@@ -41,7 +41,7 @@ type Service struct {
 	// Environment the service runs in.
 	EnvironmentId pulumi.StringOutput `pulumi:"environmentId"`
 	// Detected framework.
-	Framework pulumi.StringOutput `pulumi:"framework"`
+	Framework pulumi.StringPtrOutput `pulumi:"framework"`
 	// Public HTTPS git URL (PUBLIC_GIT).
 	GitUrl pulumi.StringPtrOutput `pulumi:"gitUrl"`
 	// HEALTHY, CRASH_LOOPING, STOPPED, MISSING or UNKNOWN.
@@ -57,11 +57,11 @@ type Service struct {
 	// Repository app installation, with repoFullName.
 	InstallationId pulumi.StringPtrOutput `pulumi:"installationId"`
 	// When a deploy last went live.
-	LastDeployedAt pulumi.StringOutput `pulumi:"lastDeployedAt"`
+	LastDeployedAt pulumi.StringPtrOutput `pulumi:"lastDeployedAt"`
 	// The newest deploy.
-	LatestDeployId pulumi.StringOutput `pulumi:"latestDeployId"`
+	LatestDeployId pulumi.StringPtrOutput `pulumi:"latestDeployId"`
 	// Its status.
-	LatestDeployStatus pulumi.StringOutput `pulumi:"latestDeployStatus"`
+	LatestDeployStatus pulumi.StringPtrOutput `pulumi:"latestDeployStatus"`
 	// How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
 	MonorepoStrategy pulumi.StringPtrOutput `pulumi:"monorepoStrategy"`
 	// Service name.
@@ -75,15 +75,15 @@ type Service struct {
 	// Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy shows it is due).
 	RedeployOnChange pulumi.BoolPtrOutput `pulumi:"redeployOnChange"`
 	// Region the service was placed in (resolved when not set).
-	Region pulumi.StringOutput `pulumi:"region"`
+	Region pulumi.StringPtrOutput `pulumi:"region"`
 	// Human name of the region.
-	RegionLabel pulumi.StringOutput `pulumi:"regionLabel"`
+	RegionLabel pulumi.StringPtrOutput `pulumi:"regionLabel"`
 	// owner/name of a repository the repository app can see (REPO_APP).
 	RepoFullName pulumi.StringPtrOutput `pulumi:"repoFullName"`
 	// Folder inside the repository.
 	RootDir pulumi.StringPtrOutput `pulumi:"rootDir"`
 	// Detected runtime.
-	Runtime pulumi.StringOutput `pulumi:"runtime"`
+	Runtime pulumi.StringPtrOutput `pulumi:"runtime"`
 	// Runtime version, e.g. '20' for Node.
 	RuntimeVersion pulumi.StringPtrOutput `pulumi:"runtimeVersion"`
 	// CRON only: five-field cron expression, in UTC. Updates in place.
@@ -113,7 +113,7 @@ type Service struct {
 	// Service type.
 	Type pulumi.StringOutput `pulumi:"type"`
 	// Public URL; null for databases and cron jobs.
-	Url pulumi.StringOutput `pulumi:"url"`
+	Url pulumi.StringPtrOutput `pulumi:"url"`
 	// Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
 	WaitForDeploy pulumi.BoolPtrOutput `pulumi:"waitForDeploy"`
 	// Paths whose changes trigger a build.
@@ -139,20 +139,12 @@ func NewService(ctx *pulumi.Context,
 	if args.DbPassword != nil {
 		args.DbPassword = pulumi.ToSecret(args.DbPassword).(pulumi.StringPtrInput)
 	}
-	if args.EnvVars != nil {
-		args.EnvVars = pulumi.ToSecret(args.EnvVars).(ServiceEnvVarArrayInput)
-	}
-	if args.SecretFiles != nil {
-		args.SecretFiles = pulumi.ToSecret(args.SecretFiles).(ServiceSecretFileArrayInput)
-	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"connection",
 		"dbPassword",
-		"envVars",
-		"secretFiles",
 	})
 	opts = append(opts, secrets)
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource Service
 	err := ctx.RegisterResource("cloudplatform:index:Service", name, args, &resource, opts...)
 	if err != nil {
@@ -396,8 +388,8 @@ func (o ServiceOutput) Command() pulumi.StringPtrOutput {
 }
 
 // Databases: connection details. Always secret.
-func (o ServiceOutput) Connection() ServiceConnectionOutput {
-	return o.ApplyT(func(v *Service) ServiceConnectionOutput { return v.Connection }).(ServiceConnectionOutput)
+func (o ServiceOutput) Connection() ServiceConnectionPtrOutput {
+	return o.ApplyT(func(v *Service) ServiceConnectionPtrOutput { return v.Connection }).(ServiceConnectionPtrOutput)
 }
 
 // Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
@@ -406,8 +398,8 @@ func (o ServiceOutput) ConnectionEnvName() pulumi.StringPtrOutput {
 }
 
 // Creation time (ISO 8601).
-func (o ServiceOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o ServiceOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // CRON only: pause (true) or resume (false) scheduled runs.
@@ -441,8 +433,8 @@ func (o ServiceOutput) EnvironmentId() pulumi.StringOutput {
 }
 
 // Detected framework.
-func (o ServiceOutput) Framework() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Framework }).(pulumi.StringOutput)
+func (o ServiceOutput) Framework() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Framework }).(pulumi.StringPtrOutput)
 }
 
 // Public HTTPS git URL (PUBLIC_GIT).
@@ -481,18 +473,18 @@ func (o ServiceOutput) InstallationId() pulumi.StringPtrOutput {
 }
 
 // When a deploy last went live.
-func (o ServiceOutput) LastDeployedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.LastDeployedAt }).(pulumi.StringOutput)
+func (o ServiceOutput) LastDeployedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.LastDeployedAt }).(pulumi.StringPtrOutput)
 }
 
 // The newest deploy.
-func (o ServiceOutput) LatestDeployId() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.LatestDeployId }).(pulumi.StringOutput)
+func (o ServiceOutput) LatestDeployId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.LatestDeployId }).(pulumi.StringPtrOutput)
 }
 
 // Its status.
-func (o ServiceOutput) LatestDeployStatus() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.LatestDeployStatus }).(pulumi.StringOutput)
+func (o ServiceOutput) LatestDeployStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.LatestDeployStatus }).(pulumi.StringPtrOutput)
 }
 
 // How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
@@ -526,13 +518,13 @@ func (o ServiceOutput) RedeployOnChange() pulumi.BoolPtrOutput {
 }
 
 // Region the service was placed in (resolved when not set).
-func (o ServiceOutput) Region() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
+func (o ServiceOutput) Region() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Region }).(pulumi.StringPtrOutput)
 }
 
 // Human name of the region.
-func (o ServiceOutput) RegionLabel() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.RegionLabel }).(pulumi.StringOutput)
+func (o ServiceOutput) RegionLabel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.RegionLabel }).(pulumi.StringPtrOutput)
 }
 
 // owner/name of a repository the repository app can see (REPO_APP).
@@ -546,8 +538,8 @@ func (o ServiceOutput) RootDir() pulumi.StringPtrOutput {
 }
 
 // Detected runtime.
-func (o ServiceOutput) Runtime() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Runtime }).(pulumi.StringOutput)
+func (o ServiceOutput) Runtime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Runtime }).(pulumi.StringPtrOutput)
 }
 
 // Runtime version, e.g. '20' for Node.
@@ -621,8 +613,8 @@ func (o ServiceOutput) Type() pulumi.StringOutput {
 }
 
 // Public URL; null for databases and cron jobs.
-func (o ServiceOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
+func (o ServiceOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Url }).(pulumi.StringPtrOutput)
 }
 
 // Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.

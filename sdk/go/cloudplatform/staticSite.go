@@ -17,11 +17,11 @@ type StaticSite struct {
 	pulumi.CustomResourceState
 
 	// sha256 of the published files (sorted relative paths and bytes).
-	ContentHash pulumi.StringOutput `pulumi:"contentHash"`
+	ContentHash pulumi.StringPtrOutput `pulumi:"contentHash"`
 	// Creation time (ISO 8601).
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// The deploy that published the current content.
-	DeployId pulumi.StringOutput `pulumi:"deployId"`
+	DeployId pulumi.StringPtrOutput `pulumi:"deployId"`
 	// Environment the site lives in.
 	EnvironmentId pulumi.StringOutput `pulumi:"environmentId"`
 	// Page served at '/'.
@@ -35,9 +35,9 @@ type StaticSite struct {
 	// Whether unknown paths serve the index page.
 	SpaFallback pulumi.BoolOutput `pulumi:"spaFallback"`
 	// The deploy wait limit used.
-	Timeout pulumi.StringOutput `pulumi:"timeout"`
+	Timeout pulumi.StringPtrOutput `pulumi:"timeout"`
 	// The site's public URL; it stays the same across content updates.
-	Url pulumi.StringOutput `pulumi:"url"`
+	Url pulumi.StringPtrOutput `pulumi:"url"`
 }
 
 // NewStaticSite registers a new resource with the given unique name, arguments, and options.
@@ -50,7 +50,7 @@ func NewStaticSite(ctx *pulumi.Context,
 	if args.Path == nil {
 		return nil, errors.New("invalid value for required argument 'Path'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource StaticSite
 	err := ctx.RegisterResource("cloudplatform:index:StaticSite", name, args, &resource, opts...)
 	if err != nil {
@@ -151,18 +151,18 @@ func (o StaticSiteOutput) ToStaticSiteOutputWithContext(ctx context.Context) Sta
 }
 
 // sha256 of the published files (sorted relative paths and bytes).
-func (o StaticSiteOutput) ContentHash() pulumi.StringOutput {
-	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.ContentHash }).(pulumi.StringOutput)
+func (o StaticSiteOutput) ContentHash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StaticSite) pulumi.StringPtrOutput { return v.ContentHash }).(pulumi.StringPtrOutput)
 }
 
 // Creation time (ISO 8601).
-func (o StaticSiteOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o StaticSiteOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StaticSite) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // The deploy that published the current content.
-func (o StaticSiteOutput) DeployId() pulumi.StringOutput {
-	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.DeployId }).(pulumi.StringOutput)
+func (o StaticSiteOutput) DeployId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StaticSite) pulumi.StringPtrOutput { return v.DeployId }).(pulumi.StringPtrOutput)
 }
 
 // Environment the site lives in.
@@ -196,13 +196,13 @@ func (o StaticSiteOutput) SpaFallback() pulumi.BoolOutput {
 }
 
 // The deploy wait limit used.
-func (o StaticSiteOutput) Timeout() pulumi.StringOutput {
-	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.Timeout }).(pulumi.StringOutput)
+func (o StaticSiteOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StaticSite) pulumi.StringPtrOutput { return v.Timeout }).(pulumi.StringPtrOutput)
 }
 
 // The site's public URL; it stays the same across content updates.
-func (o StaticSiteOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
+func (o StaticSiteOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StaticSite) pulumi.StringPtrOutput { return v.Url }).(pulumi.StringPtrOutput)
 }
 
 func init() {

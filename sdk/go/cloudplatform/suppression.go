@@ -19,11 +19,11 @@ type Suppression struct {
 	// The suppressed address.
 	Address pulumi.StringOutput `pulumi:"address"`
 	// When it was suppressed.
-	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Why it is suppressed (manual for suppressions added through the API).
-	Reason pulumi.StringOutput `pulumi:"reason"`
-	// Workspace of the suppression list, when set.
-	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
+	Reason pulumi.StringPtrOutput `pulumi:"reason"`
+	// Workspace of the suppression list; null only in state written before the provider recorded it (the key's own workspace).
+	WorkspaceId pulumi.StringPtrOutput `pulumi:"workspaceId"`
 }
 
 // NewSuppression registers a new resource with the given unique name, arguments, and options.
@@ -36,7 +36,7 @@ func NewSuppression(ctx *pulumi.Context,
 	if args.Address == nil {
 		return nil, errors.New("invalid value for required argument 'Address'")
 	}
-	opts = internal.PkgResourceDefaultOpts(opts)
+	opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))
 	var resource Suppression
 	err := ctx.RegisterResource("cloudplatform:index:Suppression", name, args, &resource, opts...)
 	if err != nil {
@@ -71,7 +71,7 @@ func (SuppressionState) ElementType() reflect.Type {
 type suppressionArgs struct {
 	// The address never to mail. Case is ignored. Changing it replaces the suppression.
 	Address string `pulumi:"address"`
-	// Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+	// Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
 
@@ -79,7 +79,7 @@ type suppressionArgs struct {
 type SuppressionArgs struct {
 	// The address never to mail. Case is ignored. Changing it replaces the suppression.
 	Address pulumi.StringInput
-	// Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+	// Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
 	WorkspaceId pulumi.StringPtrInput
 }
 
@@ -126,18 +126,18 @@ func (o SuppressionOutput) Address() pulumi.StringOutput {
 }
 
 // When it was suppressed.
-func (o SuppressionOutput) CreatedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *Suppression) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+func (o SuppressionOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Suppression) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
 // Why it is suppressed (manual for suppressions added through the API).
-func (o SuppressionOutput) Reason() pulumi.StringOutput {
-	return o.ApplyT(func(v *Suppression) pulumi.StringOutput { return v.Reason }).(pulumi.StringOutput)
+func (o SuppressionOutput) Reason() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Suppression) pulumi.StringPtrOutput { return v.Reason }).(pulumi.StringPtrOutput)
 }
 
-// Workspace of the suppression list, when set.
-func (o SuppressionOutput) WorkspaceId() pulumi.StringOutput {
-	return o.ApplyT(func(v *Suppression) pulumi.StringOutput { return v.WorkspaceId }).(pulumi.StringOutput)
+// Workspace of the suppression list; null only in state written before the provider recorded it (the key's own workspace).
+func (o SuppressionOutput) WorkspaceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Suppression) pulumi.StringPtrOutput { return v.WorkspaceId }).(pulumi.StringPtrOutput)
 }
 
 func init() {

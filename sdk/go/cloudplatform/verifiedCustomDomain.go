@@ -29,7 +29,7 @@ type VerifiedCustomDomain struct {
 	// Its verification.
 	Verification CustomDomainVerificationOutput `pulumi:"verification"`
 	// When the domain became ACTIVE.
-	VerifiedAt pulumi.StringOutput `pulumi:"verifiedAt"`
+	VerifiedAt pulumi.StringPtrOutput `pulumi:"verifiedAt"`
 }
 
 // NewVerifiedCustomDomain registers a new resource with the given unique name, arguments, and options.
@@ -148,8 +148,8 @@ func (o VerifiedCustomDomainOutput) Verification() CustomDomainVerificationOutpu
 }
 
 // When the domain became ACTIVE.
-func (o VerifiedCustomDomainOutput) VerifiedAt() pulumi.StringOutput {
-	return o.ApplyT(func(v *VerifiedCustomDomain) pulumi.StringOutput { return v.VerifiedAt }).(pulumi.StringOutput)
+func (o VerifiedCustomDomainOutput) VerifiedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VerifiedCustomDomain) pulumi.StringPtrOutput { return v.VerifiedAt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

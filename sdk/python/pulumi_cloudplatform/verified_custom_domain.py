@@ -224,7 +224,7 @@ class VerifiedCustomDomain(pulumi.ComponentResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the domain became ACTIVE.
         """
