@@ -1,8 +1,7 @@
 // The Pulumi bulk-import file (`pulumi import --file`): one entry per adopted object, parents
-// first, each naming its parent. It holds ids and names only. Where a Service holds secrets the
-// entry lists the inputs to import without them, so the code `pulumi import` generates carries no
-// secret; `cloudplatform-adopt secrets` then adds them to the program, read from config.
-import { resources } from "../resources";
+// first, each naming its parent. It holds ids and names only. Where a Service holds secrets, its
+// import id ends with `?omit=envVars,secretFiles` (see Operations.read): the import leaves them
+// out of the generated code, and `cloudplatform-adopt secrets` adds them back, read from config.
 import type { Discovery, Kind } from "./discover";
 import { assignNames } from "./names";
 
@@ -11,8 +10,6 @@ export interface ImportEntry {
   name: string;
   id: string;
   parent?: string;
-  /** The inputs to import; all of them when absent. */
-  properties?: string[];
 }
 
 export interface ImportFile {
@@ -22,6 +19,7 @@ export interface ImportFile {
 
 /** Inputs of a Service the secrets step fills in when the import left them out. */
 export const SECRET_INPUTS = ["envVars", "secretFiles"] as const;
+const OMIT = "?omit=";
 
 export function buildImportFile(d: Discovery): ImportFile {
   const names = assignNames(d.items);
@@ -29,9 +27,9 @@ export function buildImportFile(d: Discovery): ImportFile {
   return {
     nameTable: {},
     resources: d.items.map((item, i) => {
-      const entry: ImportEntry = { type: tokenOf(item.kind), name: names[i], id: item.importId };
+      const id = item.leaveOut?.length ? `${item.importId}${OMIT}${item.leaveOut.join(",")}` : item.importId;
+      const entry: ImportEntry = { type: tokenOf(item.kind), name: names[i], id };
       if (item.parent) entry.parent = nameOf.get(item.parent);
-      if (item.leaveOut?.length) entry.properties = Object.keys(resources[item.kind].inputs.shape).filter((p) => !item.leaveOut!.includes(p)).sort();
       return entry;
     }),
   };
@@ -42,7 +40,10 @@ export const tokenOf = (kind: Kind | string) => `cloudplatform:index:${kind}`;
 /** The Services of an import file whose secret inputs the import left out, with which ones. */
 export function servicesToComplete(file: ImportFile): { name: string; serviceId: string; inputs: string[] }[] {
   return file.resources
-    .filter((r) => r.type === tokenOf("Service") && r.properties)
-    .map((r) => ({ name: r.name, serviceId: r.id, inputs: SECRET_INPUTS.filter((p) => !r.properties!.includes(p)) }))
+    .filter((r) => r.type === tokenOf("Service") && r.id.includes(OMIT))
+    .map((r) => {
+      const [serviceId, omit] = r.id.split(OMIT);
+      return { name: r.name, serviceId, inputs: SECRET_INPUTS.filter((p) => omit.split(",").includes(p)) };
+    })
     .filter((s) => s.inputs.length > 0);
 }

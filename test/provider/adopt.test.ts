@@ -37,8 +37,9 @@ test("every kind is found with its import id, parents first, named from the plat
   expect(rows).toEqual([
     ["Project", "legacyA", made.projectId, null],
     ["Environment", "legacyAProduction", made.environmentId, "legacyA"],
-    ["Service", "legacyAProductionWeb", made.serviceId, "legacyAProduction"],
-    ["Service", "legacyAProductionWorker", made.otherServiceId, "legacyAProduction"],
+    // the web service's secrets stay out of the import
+    ["Service", "legacyAProductionWeb", `${made.serviceId}?omit=envVars,secretFiles`, "legacyAProduction"],
+    ["Service", "legacyAProductionWorker", `${made.otherServiceId}?omit=secretFiles`, "legacyAProduction"],
     ["CustomDomain", "shopLegacyATest", `${made.serviceId}/${made.customDomainId}`, "legacyAProductionWeb"],
     ["DnsZone", "legacyATest", made.zoneId, null],
     ["MailDomain", "mailLegacyATest", `${ws}/${made.mailDomainId}`, null],
@@ -63,14 +64,8 @@ test("every kind is found with its import id, parents first, named from the plat
 
 test("a service's secrets stay out of the import; the program gets them back from config", async () => {
   const { file } = await adopt(ctx, { types: ["Service"] });
-  const web = file.resources.find((r) => r.id === made.serviceId)!;
-  expect(web.properties).toContain("image");
-  expect(web.properties).not.toContain("envVars");
-  expect(web.properties).not.toContain("secretFiles");
   // the worker's lone variable is not secret, and it has a secret file
-  const worker = file.resources.find((r) => r.id === made.otherServiceId)!;
-  expect(worker.properties).toContain("envVars");
-  expect(worker.properties).not.toContain("secretFiles");
+  expect(file.resources.map((r) => r.id)).toEqual([`${made.serviceId}?omit=envVars,secretFiles`, `${made.otherServiceId}?omit=secretFiles`]);
   expect(JSON.stringify(file)).not.toMatch(/s3cr3t/);
 
   const { services, values } = await serviceSecrets(ctx, file);
