@@ -64,7 +64,12 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 	.venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w dist/python sdk/python
 	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
 
-python-sdk: $(WHEEL)
+# mypy type-checks the Python examples of docs/reference (test/docs/examples.test.ts).
+.venv/.mypy: .venv/.installed
+	.venv/bin/pip install --quiet --disable-pip-version-check mypy==2.4.1
+	touch $@
+
+python-sdk: $(WHEEL) .venv/.mypy
 
 test: build tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)

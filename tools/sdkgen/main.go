@@ -2,6 +2,7 @@
 //
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
+//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
 package main
 
 import (
@@ -38,6 +39,13 @@ func (l noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDes
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "examples" {
+		if err := runExamples(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "sdkgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
 		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python <schema.json> <out dir>")
 		os.Exit(2)
