@@ -31,6 +31,7 @@ system-deps:
 
 build: deps
 	npx tsc -p tsconfig.json
+	$(NPM) run --silent copy-ui
 
 tools: deps
 	./scripts/build-pulumi.sh

@@ -10,6 +10,8 @@ import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
 import { registerGraphql } from "./graphql";
+import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
+import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -40,7 +42,9 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];
     if (!path.startsWith("/_emulator")) {
-      const waitMs = emu.rateLimit.take(req.headers.authorization);
+      // An S3 request's signature differs every time: its access key is what the limit counts.
+      const s3Key = s3AccessKeyIdOf(req.headers.authorization, req.url);
+      const waitMs = emu.rateLimit.take(s3Key ? `s3 ${s3Key}` : req.headers.authorization);
       if (waitMs > 0) {
         const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
         for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -68,6 +72,15 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
   });
 
+  // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
+    emu.requests.add({
+      method: req.method, url: req.url, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: reply.elapsedTime,
+      requestId: req.id, authorization: req.headers.authorization,
+    });
+  });
+
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
   app.setNotFoundHandler((req, reply) =>
     sendError(req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
@@ -75,7 +88,9 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
 
   for (const def of allRoutes) register(app, emu, def);
   registerGraphql(app, emu);
+  s3Routes(app, emu);
   controlRoutes(app, emu);
+  dashboardRoutes(app, emu);
   return app;
 }
 

@@ -39,6 +39,7 @@ export function helpText(): string {
     "A local emulator of the cloud platform API. Prints one JSON line (baseUrl, workspaceId,",
     "otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, and dnsAddress with",
     "--dns-port), then serves until SIGINT or SIGTERM.",
+    "The dashboard, a live view of everything it holds, is at dashboardUrl ({baseUrl}/_emulator/ui/).",
     "",
     "flags:",
     ...rows.map(([l, h]) => `  ${l.padEnd(width)}${h}`),
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   });
   const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
   process.stdout.write(
-    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain }) + "\n",
+    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/` }) + "\n",
   );
   const stop = async () => {
     await emulator.close();

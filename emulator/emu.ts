@@ -4,6 +4,7 @@ import { Clock } from "./clock";
 import { Store } from "./store";
 import { Faults } from "./faults";
 import { RateLimiter } from "./rate-limit";
+import { RequestLog } from "./request-log";
 
 export interface EmuSettings {
   /** Region key new projects and services fall back to. */
@@ -38,6 +39,8 @@ export class Emu {
   readonly faults = new Faults();
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
+  /** The last requests answered, for the dashboard's live log. */
+  readonly requests = new RequestLog();
   private listeners = new Map<string, Listener[]>();
   private stateFile?: string;
   /** Where log events go; none by default. */

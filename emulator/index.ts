@@ -27,7 +27,7 @@ export interface RunningEmulator extends SeedResult {
   baseUrl: string;
   /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
   dnsAddress?: string;
-  /** Storage access keys with their secrets (object API: `Authorization: Bearer <accessKeyId>:<secret>`). */
+  /** Storage access keys with their secrets: the credentials of the S3 endpoint in each bucket's `endpoint`. */
   storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
   /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
   testMailDomain: string;

@@ -77,7 +77,9 @@ export interface BucketState {
    */
   readonly createdAt: string | null;
   /**
-   * Address of the bucket's object API.
+   * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access
+   * key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region,
+   * forcePathStyle: true, credentials })`).
    */
   readonly endpoint: string | null;
   /**
@@ -93,7 +95,8 @@ export interface BucketState {
    */
   readonly policy: string | null;
   /**
-   * Public address of the objects; null unless PUBLIC_READ.
+   * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless
+   * PUBLIC_READ.
    */
   readonly publicBaseUrl: string | null;
   /**
@@ -1634,7 +1637,9 @@ export interface GetBucketResult {
    */
   readonly createdAt: string | null;
   /**
-   * Address of the bucket's object API.
+   * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access
+   * key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region,
+   * forcePathStyle: true, credentials })`).
    */
   readonly endpoint: string | null;
   /**
@@ -1650,7 +1655,8 @@ export interface GetBucketResult {
    */
   readonly policy: string | null;
   /**
-   * Public address of the objects; null unless PUBLIC_READ.
+   * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless
+   * PUBLIC_READ.
    */
   readonly publicBaseUrl: string | null;
   /**

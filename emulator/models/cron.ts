@@ -192,6 +192,9 @@ export function startManualRun(emu: Emu, svc: Service): CronRun {
   return addRun(emu, svc, "MANUAL", emu.clock.now(), build.commitSha);
 }
 
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findRun = (emu: Emu, id: string): CronRun | undefined => runs(emu).get(id);
+
 export function getRun(emu: Emu, who: Principal, id: string): { run: CronRun; svc: Service } {
   const run = runs(emu).get(id);
   if (!run) throw notFound("Cron run", id);

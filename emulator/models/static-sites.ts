@@ -344,6 +344,21 @@ extendControl((app, emu) => {
 });
 
 // ---- views ----
+/** Where the emulator serves a site itself, and the files of the deploy that is live (the dashboard). */
+export function siteView(emu: Emu, site: Service) {
+  const path = `/_sites/${encodeURIComponent(hostLabel(site))}/`;
+  const content = liveContent(emu, site);
+  return {
+    path,
+    localUrl: `${emu.settings.baseUrl ?? ""}${path}`,
+    indexPath: content?.indexPath ?? null,
+    spaFallback: content?.spaFallback ?? false,
+    files: Object.entries(content?.files ?? {})
+      .map(([file, b64]) => ({ path: file, size: Buffer.byteLength(b64, "base64"), contentType: contentTypeOf(file) }))
+      .sort((a, b) => a.path.localeCompare(b.path)),
+  };
+}
+
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;

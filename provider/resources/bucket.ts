@@ -45,8 +45,8 @@ export const bucketOutputs = z.object({
   corsRules: z.array(corsRule).nullable().describe("The CORS rules, when the program manages them."),
   policy: z.string().nullable().describe("The access-policy document as canonical JSON, when the program manages it."),
   forceDestroy: z.boolean().describe("Whether destroy deletes the bucket's objects too."),
-  endpoint: z.string().nullable().describe("Address of the bucket's object API."),
-  publicBaseUrl: z.string().nullable().describe("Public address of the objects; null unless PUBLIC_READ."),
+  endpoint: z.string().nullable().describe("The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`)."),
+  publicBaseUrl: z.string().nullable().describe("Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ."),
   createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
 });
 export type BucketOutputs = Omit<z.infer<typeof bucketOutputs>, "corsRules"> & { corsRules: CorsRule[] | null; __autoNamed?: boolean };

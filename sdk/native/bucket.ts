@@ -45,7 +45,7 @@ export class Bucket extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
-     * Address of the bucket's object API.
+     * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
      */
     declare public /*out*/ readonly endpoint: pulumi.Output<string | undefined>;
     /**
@@ -61,7 +61,7 @@ export class Bucket extends pulumi.CustomResource {
      */
     declare public readonly policy: pulumi.Output<string | undefined>;
     /**
-     * Public address of the objects; null unless PUBLIC_READ.
+     * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
      */
     declare public /*out*/ readonly publicBaseUrl: pulumi.Output<string | undefined>;
     /**

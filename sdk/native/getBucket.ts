@@ -43,7 +43,7 @@ export interface GetBucketResult {
      */
     readonly createdAt?: string;
     /**
-     * Address of the bucket's object API.
+     * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
      */
     readonly endpoint?: string;
     /**
@@ -59,7 +59,7 @@ export interface GetBucketResult {
      */
     readonly policy?: string;
     /**
-     * Public address of the objects; null unless PUBLIC_READ.
+     * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
      */
     readonly publicBaseUrl?: string;
     /**

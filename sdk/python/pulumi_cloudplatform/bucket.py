@@ -270,7 +270,7 @@ class Bucket(pulumi.CustomResource):
     @pulumi.getter
     def endpoint(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address of the bucket's object API.
+        The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
         """
         return pulumi.get(self, "endpoint")
 
@@ -302,7 +302,7 @@ class Bucket(pulumi.CustomResource):
     @pulumi.getter(name="publicBaseUrl")
     def public_base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Public address of the objects; null unless PUBLIC_READ.
+        Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
         """
         return pulumi.get(self, "public_base_url")
 

@@ -76,7 +76,7 @@ class GetBucketResult:
     @pulumi.getter
     def endpoint(self) -> Optional[_builtins.str]:
         """
-        Address of the bucket's object API.
+        The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
         """
         return pulumi.get(self, "endpoint")
 
@@ -108,7 +108,7 @@ class GetBucketResult:
     @pulumi.getter(name="publicBaseUrl")
     def public_base_url(self) -> Optional[_builtins.str]:
         """
-        Public address of the objects; null unless PUBLIC_READ.
+        Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
         """
         return pulumi.get(self, "public_base_url")
 
