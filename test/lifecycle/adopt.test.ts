@@ -4,7 +4,8 @@
 // `cloudplatform-adopt secrets` completes it with the service's secrets read from config. The
 // program compiles, holds no secret, previews empty, and destroy removes exactly the adopted
 // objects: the project left out survives it. TypeScript runs as the stack's program; Python's
-// generated program runs as an Automation API inline program (no Python language host here).
+// generated program passes mypy --strict and runs as an Automation API inline program (no Python
+// language host here).
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -178,6 +179,7 @@ test("Python: adopt, import, secrets from config; the program compiles, previews
     expect(a.text).toMatch(/"value": config\.require_secret\("shopPProductionWeb-TOKEN"\)/);
     const python = join(ROOT, ".venv", "bin", "python");
     await run(python, ["-m", "py_compile", a.program]);
+    await run(python, ["-m", "mypy", "--strict", "--no-incremental", a.program], { cwd: a.programDir });
     const { stdout } = await run(python, [join(ROOT, "test", "python", "adopted.py")], {
       env: { ...a.env, PROGRAM: a.program, STACK: a.s.stack.name, PROJECT: "adopt-python" },
     });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeContext } from "../../provider/config";
+import { Operations } from "../../provider/operations";
 import type { Context } from "../../provider/resources/framework";
 import { adopt, serviceSecrets } from "../../provider/adopt/cli";
 import { assignNames, camelName } from "../../provider/adopt/names";
@@ -85,6 +86,24 @@ test("a service's secrets stay out of the import; the program gets them back fro
     ["legacyAProductionWeb-file-etc-app-secret.json", made.secrets[1]],
     ["legacyAProductionWorker-file-etc-lone.txt", made.secrets[3]],
   ]);
+});
+
+test("an import id with ?omit= leaves those inputs out of the import's inputs, the outputs still hold them; an unknown input is refused", async () => {
+  const ops = new Operations({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, workspaceId: emu.workspaceId });
+  try {
+    const r = await ops.read("Service", `${made.serviceId}?omit=envVars,secretFiles`, {});
+    expect(r.id).toBe(made.serviceId);
+    expect(Object.keys(r.inputs as object)).toEqual(expect.arrayContaining(["environmentId", "name", "image"]));
+    expect(r.inputs).not.toHaveProperty("envVars");
+    expect(r.inputs).not.toHaveProperty("secretFiles");
+    expect((r.props as { envVars: { key: string }[] }).envVars.map((v) => v.key)).toEqual(["MODE", "TOKEN"]);
+    expect((r.props as { secretFiles: { path: string }[] }).secretFiles.map((f) => f.path)).toEqual(["/etc/app/secret.json"]);
+    // without it, the import takes every input; a read of state never parses it
+    expect(await ops.read("Service", made.serviceId, {})).toMatchObject({ inputs: { envVars: expect.any(Array), secretFiles: expect.any(Array) } });
+    await expect(ops.read("Service", `${made.serviceId}?omit=envVars,nope`, {})).rejects.toThrow(`import id '${made.serviceId}?omit=envVars,nope': ?omit= names nope, not an input of Service`);
+  } finally {
+    await ops.context().client.close();
+  }
 });
 
 test("filters: by project (its objects only), by type, and an unknown project is refused", async () => {
