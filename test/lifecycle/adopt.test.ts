@@ -4,10 +4,10 @@
 // `cloudplatform-adopt secrets` completes it with the service's secrets read from config. The
 // program compiles, holds no secret, previews empty, and destroy removes exactly the adopted
 // objects: the project left out survives it. TypeScript runs as the stack's program; Python's
-// generated program passes mypy --strict and runs as an Automation API inline program (no Python
-// language host here).
+// generated program passes mypy --strict, and Go's go vet; both run as Automation API inline
+// programs (no Python or Go language host can be had here; the stand-ins only generate programs).
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, TOOLS_BIN, type StackHandle } from "../../scripts/pulumi-env";
@@ -189,3 +189,41 @@ test("Python: adopt, import, secrets from config; the program compiles, previews
     await a.s.dispose();
   }
 });
+
+// The module proxy serves these modules; their checksums are in test/go/go.sum.
+const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GONOSUMDB: "github.com/pulumi/pulumi" };
+const GO_SDK = "github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go";
+
+test("Go: adopt, import, secrets from config; the program passes go vet, previews empty, destroy takes exactly what was adopted", async () => {
+  const ws = await makeWorkspace(emu.client(), "g");
+  const a = await adoptInto("go", ws);
+  try {
+    expect(a.text).toContain(`"${GO_SDK}/cloudplatform"`);
+    expect(a.text).toMatch(/Value: cfg\.RequireSecret\("shopGProductionWeb-TOKEN"\)/);
+    // One module: the program as generated and completed (./program), and the same code renamed
+    // into the inline harness (the root package), so vet checks the one and the harness runs the other.
+    const mod = join(dir, "go-module");
+    mkdirSync(join(mod, "program"), { recursive: true });
+    writeFileSync(join(mod, "go.mod"), [
+      "module adopted", "", "go 1.25.11", "",
+      `require (\n\t${GO_SDK} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.248.0\n)`, "",
+      `replace ${GO_SDK} => ${join(ROOT, "sdk", "go")}`, "",
+    ].join("\n"));
+    copyFileSync(join(ROOT, "test", "go", "go.sum"), join(mod, "go.sum"));
+    writeFileSync(join(mod, "program", "main.go"), a.text);
+    const inline = a.text.replace(/^func main\(\) \{$/m, "func adoptedMain() {").replace(/\bpulumi\.Run\(/, "capture(");
+    expect(inline).toContain("func adoptedMain() {");
+    writeFileSync(join(mod, "adopted.go"), inline);
+    copyFileSync(join(ROOT, "test", "adopt-go", "harness.go"), join(mod, "harness.go"));
+    // A cold build of the Pulumi Go SDK takes minutes; the Go SDK test warms the same cache.
+    await run("go", ["vet", "./..."], { cwd: mod, env: GO_ENV, timeout: 900_000 });
+    await run("go", ["build", "-o", "adopted-preview", "."], { cwd: mod, env: GO_ENV, timeout: 900_000 });
+    const { stdout } = await run(join(mod, "adopted-preview"), [], {
+      env: { ...a.env, STACK: a.s.stack.name, PROJECT: "adopt-go", WORK_DIR: a.programDir },
+    });
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ preview: {} });
+    await destroyAdopted(a, ws);
+  } finally {
+    await a.s.dispose();
+  }
+}, 1_200_000);
