@@ -197,8 +197,8 @@ output regions {
 `,
   getPricing: `pricing = invoke("cloudplatform:index:getPricing", {})
 
-output serviceTiers {
-  value = pricing.serviceTiers
+output currency {
+  value = pricing.currency
 }
 `,
   getMailDomain: `mail = invoke("cloudplatform:index:getMailDomain", {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -85,12 +86,34 @@ func examples(pkg *schema.Package, in io.Reader, out io.Writer) error {
 			for _, content := range files {
 				result[name][language] = string(content)
 			}
+			if language == "go" {
+				result[name][language] = goLookups(pkg, result[name][language])
+			}
 		}
 	}
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(result)
+}
+
+// goLookups names functions as the Go SDK does. A `getX` whose X is also a resource is `LookupX`
+// in the SDK (its GetX is the resource getter), and the program generator applies that rule only to
+// `pkg:index/getX:getX` tokens, not to this package's `pkg:index:getX`.
+func goLookups(pkg *schema.Package, code string) string {
+	resources := map[string]bool{}
+	for _, r := range pkg.Resources {
+		resources[r.Token[strings.LastIndex(r.Token, ":")+1:]] = true
+	}
+	for _, f := range pkg.Functions {
+		member := f.Token[strings.LastIndex(f.Token, ":")+1:]
+		if !strings.HasPrefix(member, "get") || !resources[member[3:]] {
+			continue
+		}
+		get := regexp.MustCompile(`\bcloudplatform\.Get` + member[3:] + `\b|\bcloudplatform\.Get` + member[3:] + `(Args|Result|Output|OutputArgs|ResultOutput)\b`)
+		code = get.ReplaceAllStringFunc(code, func(m string) string { return strings.Replace(m, ".Get", ".Lookup", 1) })
+	}
+	return code
 }
 
 func bind(pkg *schema.Package, name, source string) (*pcl.Program, error) {
@@ -101,7 +124,8 @@ func bind(pkg *schema.Package, name, source string) (*pcl.Program, error) {
 	if parser.Diagnostics.HasErrors() {
 		return nil, fmt.Errorf("%s: %s", name, parser.Diagnostics.Error())
 	}
-	program, diags, err := pcl.BindProgram(parser.Files, pkgLoader{pkg})
+	// The Output form of every function: its result is an Output the program can export as it is.
+	program, diags, err := pcl.BindProgram(parser.Files, pkgLoader{pkg}, pcl.PreferOutputVersionedInvokes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
