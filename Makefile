@@ -21,6 +21,7 @@ node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
 	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
+	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
 	touch $@
 
 deps: node_modules/.installed

@@ -1,9 +1,12 @@
 // cloudplatform-adopt against the in-process emulator, with objects made through the REST API:
 // what it finds, the import ids, the names, parents before children, secrets left out of the
 // import, the filters; and the names and the program completion on their own.
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { ROOT } from "../../scripts/pulumi-env";
 import { makeContext } from "../../provider/config";
 import { Operations } from "../../provider/operations";
 import type { Context } from "../../provider/resources/framework";
@@ -188,4 +191,18 @@ test("the program gets each left-out argument, secrets read from config, in Type
   expect(goDone).toContain('\t\t\t\t&cloudplatform.ServiceEnvVarArgs{Key: pulumi.String("TOKEN"), Scope: pulumi.String("ALL"), Secret: pulumi.Bool(true), Value: cfg.RequireSecret("web-TOKEN")},\n');
   expect(completeProgram(goDone, "go", services)).toBe(goDone);
   expect(() => completeProgram(ts, "typescript", [{ ...services[0], name: "other" }])).toThrow(/no Service named "other"/);
+});
+
+test("the command: --help, and without a key it names what to set; it never takes a key on the command line", async () => {
+  const cli = join(ROOT, "dist", "provider", "adopt", "cli.js");
+  const env = { PATH: process.env.PATH ?? "" };
+  const help = await promisify(execFile)("node", [cli, "--help"], { env });
+  expect(help.stdout).toMatch(/^usage: cloudplatform-adopt \[--project NAME\|ID\]\.\.\. \[--type TYPE\]\.\.\./);
+  expect(help.stdout).not.toMatch(/--api-key/);
+  const refused = await promisify(execFile)("node", [cli, "--out", join(dir, "x.json")], { env }).then(() => undefined, (e: { stderr: string; code: number }) => e);
+  expect(refused?.code).toBe(1);
+  expect(refused?.stderr).toMatch(/^cloudplatform-adopt: No API key: run `pulumi config set --secret cloudplatform:apiKey <key>` or set CLOUDPLATFORM_API_KEY\n$/);
+  const badType = await promisify(execFile)("node", [cli, "--type", "Widget"], { env: { ...env, CLOUDPLATFORM_API_KEY: emu.apiKey, CLOUDPLATFORM_BASE_URL: emu.baseUrl } })
+    .then(() => undefined, (e: { stderr: string }) => e);
+  expect(badType?.stderr).toMatch(/--type Widget: expected one of Project, Environment, Service, CustomDomain, DnsZone, MailDomain, DnsRecordSet, DnsRecord, Suppression, Bucket/);
 });
