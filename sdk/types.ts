@@ -2487,7 +2487,7 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "updatedAt"
     ],
     "secretOutputs": [],
-    "deleteBeforeReplace": false
+    "deleteBeforeReplace": true
   },
   "SecretFile": {
     "outputs": [

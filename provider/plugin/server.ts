@@ -95,7 +95,7 @@ export class ProviderServer {
         const failures = configFailures(news);
         const res = new pb.CheckResponse();
         if (failures.length) res.setFailuresList(failures.map(checkFailure));
-        else res.setInputs(toStruct(news));
+        else res.setInputs(toStruct(news, { keys: ["apiKey"], from: requestSecrets(req.getNews()) }));
         return res;
       }),
       diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),

@@ -11,7 +11,8 @@ import {
   type RecordSpec, recordView, zoneNameOf,
 } from "./dnsRecord";
 import {
-  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown, ResourceInitError,
+  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown,
+  ResourceInitError, splitFirst, statePart,
 } from "./framework";
 import { id } from "./rules";
 
@@ -85,15 +86,18 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   // ---- read ----
   async read(ctx, id, olds) {
     if (isImport(olds)) return adopt(ctx, id);
-    const live = await findOrUndefined(() => listRecords(ctx, olds.zoneId));
+    // Both id forms start with the zone: a state without zoneId still names it.
+    const zoneId = olds.zoneId || statePart(splitFirst(id)[0], "zoneId");
+    const live = await findOrUndefined(() => listRecords(ctx, zoneId));
     if (!live) return {};
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, zoneId));
     const byId = new Map(live.map((r) => [r.id, r]));
     const records = (olds.records ?? []).flatMap((m) => {
       const r = byId.get(m.id);
-      return r ? [toManaged(r, olds.zoneName)] : [];
+      return r ? [toManaged(r, zoneName)] : [];
     });
-    const outs = { zoneId: olds.zoneId, zoneName: olds.zoneName, records };
-    return { id, props: outs, inputs: { zoneId: olds.zoneId, records: records.map(recordSpec) } };
+    const outs = { zoneId, zoneName, records };
+    return { id, props: outs, inputs: { zoneId, records: records.map(recordSpec) } };
   },
 
   // ---- update ----

@@ -72,9 +72,10 @@ export interface ResourceDefinition<I extends Record<string, unknown> = any, O e
   inputs: z.ZodObject<any>;
   outputs: z.ZodObject<any>;
   /**
-   * The object's name (key, path, address, record) is unique on the platform, so a forced
-   * replacement (`pulumi up --replace`), which the engine makes without asking diff, must delete
-   * the old object first: the SDKs make the `deleteBeforeReplace` option default to true.
+   * A forced replacement (`pulumi up --replace`), which the engine makes without asking diff, must
+   * delete the old object first: its name (key, path, address, record) is unique, or the new
+   * create would send the old one's Idempotency-Key and get the old object back. The SDKs make the
+   * `deleteBeforeReplace` option default to true.
    */
   deleteBeforeReplace?: boolean;
   /** Output properties that are always secret. */

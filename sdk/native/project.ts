@@ -105,7 +105,7 @@ export class Project extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(Project.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -1,7 +1,8 @@
 // Generated names and unique names, on both SDKs in one stack: a bucket with no name is
 // `<logical name>-<suffix>`, and the name a plain preview shows is the one `up` makes, for the
 // create and for a replacement (which gets a fresh one). `pulumi up --replace` of a service, whose
-// name is unique in its environment, deletes the old one first instead of failing with 409.
+// name is unique in its environment, deletes the old one first instead of failing with 409; of a
+// project, it makes a new one instead of adopting the old one by its Idempotency-Key.
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, testStack } from "../support/stack";
 
@@ -35,8 +36,6 @@ test("auto-names agree between preview and up on both SDKs; --replace of a uniqu
     expect(shown.native).toMatch(/^media-[a-z0-9]{7}$/);
     expect(shown.dynamic).toMatch(/^media-[a-z0-9]{7}$/);
     expect(shown.native).not.toBe(shown.dynamic);
-    // a second preview shows the same names
-    expect(await previewNames()).toEqual(shown);
     const up = await s.stack.up();
     expect({ native: up.outputs.nativeBucketName.value, dynamic: up.outputs.dynamicBucketName.value }).toEqual(shown);
     expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
@@ -62,6 +61,17 @@ test("auto-names agree between preview and up on both SDKs; --replace of a uniqu
     expect(replaced.outputs.apiId.value).not.toBe(moved.outputs.apiId.value);
     const services = await api.list<any>(`/v1/environments/${moved.outputs.environmentId.value}/services`);
     expect(services.map((x) => x.id).sort()).toEqual([replaced.outputs.webId.value, replaced.outputs.apiId.value].sort());
+    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+
+    // --replace of the project, unchanged, within the Idempotency-Key window: a new project (not
+    // the old one answered again, then deleted), its environment and services with it
+    const project = state.find((r) => r.type === "cloudplatform:index:Project")!.urn;
+    const before = (await s.stack.exportStack()).deployment.resources.find((r: { urn: string }) => r.urn === project).id;
+    const again = await s.stack.up({ replace: [project] });
+    expect(changes(again)).toEqual({ replace: 4 });
+    const after = (await s.stack.exportStack()).deployment.resources.find((r: { urn: string }) => r.urn === project).id;
+    expect(after).not.toBe(before);
+    expect((await api.list<any>(`/v1/workspaces/${emu.workspaceId}/projects`)).map((p) => p.id)).toEqual([after]);
     expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
 
     await s.stack.destroy();

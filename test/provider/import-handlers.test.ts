@@ -138,4 +138,8 @@ test("deletes name their object from the id when the state lacks its parts, and 
   await resources.SecretFile.delete!(ctx, `${made.otherServiceId}:/tmp/gone`, {} as any);
   expect((await api.list<any>(`/v1/services/${made.otherServiceId}/secret-files`)).map((f) => f.path)).not.toContain("/tmp/gone");
   expect((await failure(resources.EnvVar.delete!(ctx, "no-separator", {} as any))).message).toMatch(/expected <serviceId>\/<key>/);
+  // a record set whose state lacks the zone finds it from its id instead of reporting the set gone
+  const set = await read("DnsRecordSet", made.importIds.DnsRecordSet);
+  const refreshed = await read("DnsRecordSet", set.id!, { records: (set.props as any).records });
+  expect(refreshed.props).toMatchObject({ zoneId: made.zoneId, zoneName: made.zone, records: (set.props as any).records });
 });

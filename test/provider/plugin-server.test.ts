@@ -171,3 +171,31 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   expect(result.getReturn()!.toJavaScript()).toMatchObject({ id: project.id, name: "p", workspaceId: emu.workspaceId });
   await api.delete(`/v1/projects/${project.id}`);
 });
+
+test("a key that reaches several workspaces: the error names the explicit Provider's workspaceId argument, or the stack's config for the default provider", async () => {
+  const other = await serve();
+  const c = new ResourceProviderClient(`127.0.0.1:${other.port}`, grpc.credentials.createInsecure());
+  const callOther = <Res>(method: string, req: unknown) =>
+    new Promise<Res>((resolve, reject) => (c as any)[method](req, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
+  const createProject = async (providerName: string) => {
+    const configure = new pb.ConfigureRequest();
+    configure.setUrn(`urn:pulumi:dev::proj::pulumi:providers:cloudplatform::${providerName}`);
+    configure.setName(providerName);
+    configure.setArgs(struct({ apiKey: emu.keys.account, baseUrl: emu.baseUrl }));
+    await callOther("configure", configure);
+    const create = new pb.CreateRequest();
+    create.setUrn(URN("Project", "p"));
+    create.setType("cloudplatform:index:Project");
+    create.setProperties(struct({ name: "p" }));
+    return ((await callOther("create", create).then(() => undefined, (e) => e)) as grpc.ServiceError).details;
+  };
+  try {
+    expect(await createProject("acct")).toMatch(
+      /^The API key reaches 2 workspaces: .*\. Set the workspaceId argument of the Provider 'acct' \(new cloudplatform\.Provider\("acct", \{ workspaceId: "<id>", \.\.\. \}\)\), or give the resource a workspaceId$/,
+    );
+    expect(await createProject("default_0_1_0")).toMatch(/\. Set cloudplatform:workspaceId \(or CLOUDPLATFORM_WORKSPACE_ID\), or give the resource a workspaceId$/);
+  } finally {
+    c.close();
+    other.server.forceShutdown();
+  }
+});
