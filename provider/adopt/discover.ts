@@ -86,7 +86,9 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
           continue;
         }
         const sKey = `Service:${svc.id}`;
-        add({ kind: "Service", key: sKey, importId: svc.id, parts: [project.name, env.name, svc.name], parent: eKey, leaveOut: await secretInputs(ctx, svc.id), tiebreak: svc.id });
+        if (wanted.has("Service")) {
+          add({ kind: "Service", key: sKey, importId: svc.id, parts: [project.name, env.name, svc.name], parent: eKey, leaveOut: await secretInputs(ctx, svc.id), tiebreak: svc.id });
+        }
         const domains = wanted.has("CustomDomain") || wanted.has("DnsRecordSet")
           ? await ctx.client.list(`/v1/services/${encodeURIComponent(svc.id)}/custom-domains`, { item: V1CustomDomain })
           : [];
