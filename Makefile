@@ -9,8 +9,8 @@ help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
-	@echo "make schema  regenerate schema.json, sdk/types.ts and the native SDK (sdk/native)"
-	@echo "make plugin  build the plugin tarball for \`pulumi plugin install --file\` into dist-plugin/"
+	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
+	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
@@ -46,6 +46,8 @@ schema: build sdkgen
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
 	.tools/bin/sdkgen nodejs schema.json sdk/native
 	.tools/bin/sdkgen python schema.json sdk/python
+	.tools/bin/sdkgen go schema.json sdk/go
+	cd sdk/go && GONOSUMDB=github.com/pulumi/pulumi go mod tidy
 	node dist/scripts/gen-docs.js
 	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json

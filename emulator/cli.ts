@@ -16,7 +16,7 @@ interface Flag {
 
 const FLAGS: Record<string, Flag> = {
   port: { type: "string", value: "N", help: "HTTP port of the API and the control routes (default: any free port)" },
-  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; the control API has no auth, keep it on loopback)" },
+  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; ::1 for IPv6, printed in brackets; the control API has no auth, keep it on loopback)" },
   state: { type: "string", value: "FILE", help: "keep everything, keys included, in this JSON file across restarts" },
   speed: { type: "string", value: "X", help: "scale every lifecycle (provisioning, builds, deploys, cron runs); 0 makes them instant (default 1)" },
   "dns-propagation-ms": { type: "string", value: "N", help: "delay before a new or changed public DNS record is visible (default 0)" },
@@ -25,7 +25,7 @@ const FLAGS: Record<string, Flag> = {
   "send-rate": { type: "string", value: "N", help: "email send requests per minute per key (default 3000)" },
   "rate-limit": { type: "string", value: "N/min", help: "answer 429 with Retry-After once an API key exceeds N requests per minute (token bucket; also N/s)" },
   "rate-burst": { type: "string", value: "N", help: "requests a key may make at once before --rate-limit applies (default: one second's worth)" },
-  log: { type: "boolean", help: "log every request to stderr" },
+  log: { type: "boolean", help: "write structured JSON lines to stderr: HTTP requests, DNS queries, mail and state events (never a key or a secret); errors are written there either way" },
   help: { type: "boolean", short: "h", help: "print this help and exit" },
 };
 
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     host: str(values.host),
     stateFile: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
-    logger: values.log === true,
+    log: values.log === true,
     rateLimit: values["rate-limit"] === undefined ? undefined : {
       perMinute: parseRateLimit(String(values["rate-limit"])),
       burst: num(values["rate-burst"], "rate-burst"),
@@ -105,6 +105,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/` }) + "\n",
   );
+  // The emulator never falls over: a fault in one request or timer is logged, and serving goes on.
+  const fault = (what: string) => (err: unknown) =>
+    emulator.emu.log({ kind: "error", msg: `${what}: ${err instanceof Error ? err.message : String(err)}`, stack: err instanceof Error ? err.stack : undefined });
+  process.on("uncaughtException", fault("uncaught exception"));
+  process.on("unhandledRejection", fault("unhandled rejection"));
   const stop = async () => {
     await emulator.close();
     process.exit(0);

@@ -32,11 +32,16 @@ export interface LogEvent {
   [field: string]: unknown;
 }
 
+/** One JSON line per event on stderr, stamped with the wall-clock time (stdout keeps the CLI's JSON line alone). */
+export function stderrSink(event: LogEvent): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+}
+
 type Listener = (payload: any) => void;
 
 export class Emu {
   readonly clock = new Clock();
-  readonly faults = new Faults();
+  readonly faults = new Faults((rule, why) => this.log({ kind: "error", msg: `fault ${rule.id} skipped: ${why}`, faultId: rule.id }));
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
   /** The last requests answered, for the dashboard's live log. */
@@ -59,8 +64,14 @@ export class Emu {
     if (this.stateFile) this.store.saveTo(this.stateFile);
   }
 
+  /** Hands an event to the sink; without one, errors still go to stderr, so a 500 always leaves a trace. */
   log(event: LogEvent): void {
-    this.logSink?.(event);
+    try {
+      if (this.logSink) this.logSink(event);
+      else if (event.kind === "error") stderrSink(event);
+    } catch {
+      // A sink that fails (a closed pipe) never fails the request that logged.
+    }
   }
 
   now(): string {

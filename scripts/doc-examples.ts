@@ -169,6 +169,39 @@ output dnsTarget {
   timeout = "30m"
 }
 `,
+  VerifiedMailDomain: `${zone}resource proven "cloudplatform:index:DnsZoneVerification" {
+  zoneId = zone.id
+}
+
+resource mailDomain "cloudplatform:index:VerifiedMailDomain" {
+  name = "mail.example.com"
+  zoneId = proven.zoneId
+  options {
+    dependsOn = [proven]
+  }
+}
+
+output status {
+  value = mailDomain.status
+}
+`,
+  VerifiedCustomDomain: `${service}${zone}resource proven "cloudplatform:index:DnsZoneVerification" {
+  zoneId = zone.id
+}
+
+resource www "cloudplatform:index:VerifiedCustomDomain" {
+  serviceId = web.id
+  domain = "www.example.com"
+  zoneId = proven.zoneId
+  options {
+    dependsOn = [proven]
+  }
+}
+
+output status {
+  value = www.status
+}
+`,
   getProject: lookup("getProject", "projectId", "name"),
   getEnvironment: lookup("getEnvironment", "environmentId", "kind"),
   getService: lookup("getService", "serviceId", "status"),

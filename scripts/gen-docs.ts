@@ -23,6 +23,10 @@ function typeText(spec: Json, schema: Json): string {
       const name = nameOf(ref.slice("#/types/".length));
       return `[${name}](#${name.toLowerCase()})`;
     }
+    if (ref.startsWith("#/resources/")) {
+      const name = nameOf(ref.slice("#/resources/".length));
+      return `[${name}](${name}.md)`;
+    }
     return "any";
   }
   if (spec.type === "array") return `${typeText(spec.items ?? {}, schema)}[]`;
@@ -80,6 +84,7 @@ function resourcePage(token: string, r: Json, schema: Json, example: Rendered): 
   const name = nameOf(token);
   const required: string[] = r.requiredInputs ?? [];
   const types = typesUsed([...Object.values<Json>(r.inputProperties ?? {}), ...Object.values<Json>(r.properties ?? {})], schema);
+  const own = Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {}))));
   const text = [
     `# ${name}`,
     "",
@@ -88,18 +93,31 @@ function resourcePage(token: string, r: Json, schema: Json, example: Rendered): 
     r.description,
     "",
     ...exampleMarkdown(example),
-    "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
-    "",
-    "## Inputs",
-    "",
-    "_replaces_: changing the property replaces the object; every other change is made in place.",
-    "",
-    table(r.inputProperties, required, schema, { replaces: true }),
-    "## Outputs",
-    "",
-    "Every input is also an output. Besides:",
-    "",
-    table(Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {})))), undefined, schema),
+    ...(r.isComponent
+      ? [
+        "A component: the generated SDKs (`pulumi-cloudplatform/native`, Python, Go) have the same class, which the plugin builds (Construct) from native resources, its children.",
+        "",
+        "## Inputs",
+        "",
+        table(r.inputProperties, required, schema),
+        "## Outputs",
+        "",
+        table(r.properties ?? {}, undefined, schema),
+      ]
+      : [
+        "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
+        "",
+        "## Inputs",
+        "",
+        "_replaces_: changing the property replaces the object; every other change is made in place.",
+        "",
+        table(r.inputProperties, required, schema, { replaces: true }),
+        "## Outputs",
+        "",
+        "Every input is also an output. Besides:",
+        "",
+        table(own, undefined, schema),
+      ]),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
     ...importSection(token),
   ].join("\n");

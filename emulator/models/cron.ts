@@ -239,6 +239,11 @@ export function runView(emu: Emu, r: CronRun) {
   };
 }
 
+/** A run as the route that started it answers (202): QUEUED, whatever the speed. */
+export function acceptedRunView(emu: Emu, r: CronRun) {
+  return { ...runView(emu, r), status: "QUEUED", exitCode: null, error: null, startedAt: null, finishedAt: null };
+}
+
 /** Log lines of a run, oldest first, as far as the run has got. */
 export function runLogs(emu: Emu, r: CronRun) {
   const { startMs, endMs } = runTimes(emu, r);

@@ -318,11 +318,16 @@ extendControl((app, emu) => {
     // The presigned PUT takes any body as raw bytes, up to the stated maximum.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBytes(emu) }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, _req, reply) => {
+    scope.setErrorHandler((err, req, reply) => {
+      const status = (err as { statusCode?: number }).statusCode;
+      const client = status !== undefined && status >= 400 && status < 500;
+      if (!(err instanceof PlatformError) && !client) {
+        emu.log({ kind: "error", msg: `${req.method} ${req.url.split("?")[0]}: ${(err as Error).message}`, requestId: req.id, stack: (err as Error).stack });
+      }
       const e = err instanceof PlatformError ? err
         : (err as { code?: string }).code === "FST_ERR_CTP_BODY_TOO_LARGE"
           ? new PlatformError(413, `The body is larger than maxBytes (${maxBytes(emu)} bytes)`)
-          : new PlatformError((err as { statusCode?: number }).statusCode ?? 500, (err as Error).message);
+          : client ? new PlatformError(status!, (err as Error).message) : new PlatformError(500, "Internal server error");
       return reply.code(e.statusCode).send(e.body());
     });
     scope.put("/_uploads/:uploadId", { bodyLimit: maxBytes(emu) }, async (req, reply) => {

@@ -158,7 +158,7 @@ function errorBody(err: S3Error, resource: string, requestId: string): string {
   ], false);
 }
 
-function asS3Error(err: unknown, req: FastifyRequest): S3Error {
+function asS3Error(emu: Emu, err: unknown, req: FastifyRequest): S3Error {
   if (err instanceof S3Error) return err;
   const fe = err as { statusCode?: number; code?: string; message?: string };
   if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
@@ -166,7 +166,8 @@ function asS3Error(err: unknown, req: FastifyRequest): S3Error {
   }
   if (err instanceof PlatformError && err.statusCode < 500) return s3Error("InvalidRequest", err.message);
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return s3Error("InvalidRequest", fe.message ?? "Bad request");
-  req.log.error(err);
+  // Logged whether or not --log is on: a 500 always leaves its stack.
+  emu.log({ kind: "error", msg: `${req.method} ${req.url.split("?")[0]}: ${(err as Error)?.message ?? String(err)}`, requestId: req.id, stack: (err as Error)?.stack });
   return s3Error("InternalError", "We encountered an internal error. Please try again.");
 }
 
@@ -212,7 +213,7 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
     }
     return send(op.run(ctx));
   } catch (err) {
-    const e = asS3Error(err, req);
+    const e = asS3Error(emu, err, req);
     return send({ status: e.statusCode, headers: { "content-type": "application/xml", ...e.headers }, body: errorBody(e, resource, req.id) });
   }
 }
@@ -229,7 +230,7 @@ export function s3Routes(app: FastifyInstance, emu: Emu): void {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_REQUEST_BYTES }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((err, req, reply) => {
-      const e = asS3Error(err, req);
+      const e = asS3Error(emu, err, req);
       const resource = `/${req.url.split("?")[0].split("/").slice(3).join("/")}`;
       return reply.code(e.statusCode).type("application/xml").header("x-amz-request-id", req.id).send(errorBody(e, resource, req.id));
     });

@@ -5,6 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -19,8 +20,7 @@ import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
-import { fromStruct, type Props, requestSecrets, type SecretSpec, toStruct } from "./values";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { containsSecrets, fromStruct, type Props, requestSecrets, type SecretSpec, toStruct } from "./values";
 
 interface Served {
   kind: string;
@@ -53,9 +53,11 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>, errorOpts?: (req: Req) 
 export class ProviderServer {
   #ops: Operations;
   #engine?: EngineClient;
+  #engineAddress?: string;
 
   constructor(engineAddress?: string, env: NodeJS.ProcessEnv = process.env) {
     this.#ops = new Operations(resolveConfig(() => undefined, env));
+    this.#engineAddress = engineAddress;
     if (engineAddress) this.#engine = new EngineClient(engineAddress, grpc.credentials.createInsecure());
   }
 
@@ -81,6 +83,7 @@ export class ProviderServer {
     return {
       handshake: unary(async () => {
         const res = new pb.ProviderHandshakeResponse();
+        // Secrets are accepted: the engine asks it of a plugin that constructs components (values.ts keeps them secret).
         res.setAcceptSecrets(true);
         res.setAcceptResources(false);
         res.setAcceptOutputs(false);
@@ -178,11 +181,16 @@ export class ProviderServer {
         return new Empty();
       }),
 
+      // Components: built through the engine's monitor from the native SDK (construct.ts, loaded on first use).
+      construct: unary(async (req: pb.ConstructRequest) => (require("./construct") as typeof import("./construct")).construct(req, this.#engineAddress)),
+
       invoke: unary(async (req: pb.InvokeRequest) => {
         const fn = functionsByToken.get(req.getTok());
         if (!fn) throw new Error(`cloudplatform: unknown function '${req.getTok()}'`);
         const result = await this.#ops.invoke(fn, fromStruct(req.getArgs()));
-        return new pb.InvokeResponse().setReturn(toStruct(result, fn.secretOutputs));
+        // A result computed from a secret argument is secret as a whole, as the engine would make it.
+        const secretArgs = containsSecrets(req.getArgs()?.toJavaScript());
+        return new pb.InvokeResponse().setReturn(toStruct(result, secretArgs ? Object.keys(result) : fn.secretOutputs));
       }),
     };
   }

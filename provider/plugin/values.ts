@@ -1,7 +1,9 @@
 // Property values between the engine's protobuf Structs and the plain JSON handlers work on.
-// The provider accepts secrets (so a secret nested in a list arrives as one, and the engine does not
-// make the whole list secret), but not resources or outputs; handlers see plain values, and each
-// response marks secret what the request held as secret, plus the resource's own secrets.
+// The provider accepts secrets (the engine asks it of a provider that constructs components, and a
+// secret nested in a list then arrives as that one value, not the whole list), but not resources or
+// outputs: handlers see plain values, and each response marks secret what the request held as
+// secret, plus the resource's own secrets. Unknowns stay the engine's sentinel string, which is
+// framework.UNKNOWN.
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { UNKNOWN } from "../resources/framework";
 import { isSecretValue, markSecretPaths, SECRET_SIG, secretValue, SIG, type SecretPath } from "../secrets";
@@ -85,6 +87,13 @@ export function toStruct(props: Props | undefined, secrets: readonly string[] | 
     if (key in clean && v !== null && v !== UNKNOWN && !isSecretValue(v)) clean[key] = secretValue(v);
   }
   return Struct.fromJavaScript(clean as Record<string, any>);
+}
+
+/** True when a request value holds a secret anywhere in it. */
+export function containsSecrets(v: unknown): boolean {
+  if (isSecretValue(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecrets);
+  return !!v && typeof v === "object" && Object.values(v).some(containsSecrets);
 }
 
 /** The paths of the strings under `v` that are among `values`. */

@@ -1,8 +1,8 @@
 // Bucket through the real Pulumi CLI: an auto-named bucket with CORS rules and a policy comes up
 // and previews clean; CORS rules changed and a policy removed out of band are found by refresh and
-// put back by up, keeping the generated name; a new region replaces it under a fresh name, made
-// before the old one is deleted; its endpoint takes an object through the AWS SDK, and destroy
-// refuses a bucket holding objects until forceDestroy is set; nothing is left.
+// put back by up, keeping the generated name; a new region replaces it under a fresh name (the old
+// one deleted first: bucket names are unique); its endpoint takes an object through the AWS SDK,
+// and destroy refuses a bucket holding objects until forceDestroy is set; nothing is left.
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";

@@ -1,6 +1,7 @@
 // The native plugin's gRPC server in-process, called as the engine calls it, against the emulator:
 // configuration from Configure, unknowns at check, detailed diffs, create with an init error kept
-// in state, read for import with no properties, invoke, schema and version.
+// in state, read for import with no properties, invoke, schema and version; secret inputs stay
+// secret in every answer.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -31,7 +32,8 @@ beforeAll(async () => {
   const req = new pb.ConfigureRequest();
   req.setArgs(struct({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, version: "0.1.0" }));
   const res = await call<pb.ConfigureResponse>("configure", req);
-  // Secrets arrive marked, so a secret nested in a list stays one value, not the whole list.
+  // Secrets arrive marked (the engine constructs components only with a plugin that accepts them), so a
+  // secret nested in a list stays one value, not the whole list.
   expect(res.getAcceptsecrets()).toBe(true);
   expect(res.getSupportspreview()).toBe(true);
 });
@@ -198,4 +200,57 @@ test("a key that reaches several workspaces: the error names the explicit Provid
     c.close();
     other.server.forceShutdown();
   }
+});
+
+test("a secret input comes back secret from check, create, read and update, and an invoke with a secret argument answers a secret", async () => {
+  const hidden = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  const urn = URN("Project", "hidden");
+  const check = new pb.CheckRequest();
+  check.setUrn(urn);
+  check.setType("cloudplatform:index:Project");
+  check.setNews(struct({ name: "hidden", description: hidden("classified v1") }));
+  const checked = (await call<pb.CheckResponse>("check", check)).getInputs()!.toJavaScript() as any;
+  expect(checked).toMatchObject({ name: "hidden", description: hidden("classified v1") });
+
+  const create = new pb.CreateRequest();
+  create.setUrn(urn);
+  create.setType("cloudplatform:index:Project");
+  create.setProperties(struct(checked));
+  const created = await call<pb.CreateResponse>("create", create);
+  const outs = created.getProperties()!.toJavaScript() as any;
+  expect(outs.description).toEqual(hidden("classified v1"));
+  expect(outs.name).toBe("hidden");
+
+  const read = new pb.ReadRequest();
+  read.setId(created.getId());
+  read.setUrn(urn);
+  read.setType("cloudplatform:index:Project");
+  read.setProperties(created.getProperties());
+  read.setInputs(struct(checked));
+  const got = await call<pb.ReadResponse>("read", read);
+  expect((got.getProperties()!.toJavaScript() as any).description).toEqual(hidden("classified v1"));
+  expect((got.getInputs()!.toJavaScript() as any).description).toEqual(hidden("classified v1"));
+
+  const update = new pb.UpdateRequest();
+  update.setId(created.getId());
+  update.setUrn(urn);
+  update.setType("cloudplatform:index:Project");
+  update.setOlds(created.getProperties());
+  update.setNews(struct({ name: "hidden", description: hidden("classified v2") }));
+  const updated = (await call<pb.UpdateResponse>("update", update)).getProperties()!.toJavaScript() as any;
+  expect(updated.description).toEqual(hidden("classified v2"));
+
+  const invoke = new pb.InvokeRequest();
+  invoke.setTok("cloudplatform:index:getProject");
+  invoke.setArgs(struct({ projectId: hidden(created.getId()) }));
+  const result = (await call<pb.InvokeResponse>("invoke", invoke)).getReturn()!.toJavaScript() as any;
+  expect(result.name).toEqual(hidden("hidden"));
+  expect(result.description).toEqual(hidden("classified v2"));
+
+  const del = new pb.DeleteRequest();
+  del.setId(created.getId());
+  del.setUrn(urn);
+  del.setType("cloudplatform:index:Project");
+  del.setProperties(struct(updated));
+  await call("delete", del);
 });

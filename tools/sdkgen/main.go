@@ -2,7 +2,11 @@
 //
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
+//	sdkgen go <schema.json> <out dir>
 //	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
+//
+// The Go SDK's out dir is a module: sdkgen keeps its go.mod and go.sum (`go mod tidy` maintains
+// them) and writes a first go.mod when there is none.
 package main
 
 import (
@@ -14,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -46,8 +51,8 @@ func main() {
 		}
 		return
 	}
-	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
-		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python <schema.json> <out dir>")
+	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python" && os.Args[1] != "go") {
+		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python|go <schema.json> <out dir>")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
@@ -83,6 +88,11 @@ func run(language, schemaPath, outDir string) error {
 		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
 		if err == nil {
 			files, err = finishPythonSDK(files)
+		}
+	case "go":
+		files, err = gogen.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil)
+		if err == nil {
+			files, err = goModule(files, pkg, outDir)
 		}
 	}
 	if err == nil {
@@ -147,6 +157,11 @@ func deleteBeforeReplaceDefaults(language string, spec schema.PackageSpec, files
 			file = filepath.Join("pulumi_cloudplatform", snake(name)+".py")
 			from = "opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)"
 			to = "opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)"
+		case "go":
+			// Options apply in order: the program's, after the default, win.
+			file = filepath.Join("cloudplatform", strings.ToLower(name[:1])+name[1:]+".go")
+			from = "opts = internal.PkgResourceDefaultOpts(opts)"
+			to = "opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))"
 		default:
 			continue
 		}
@@ -194,4 +209,32 @@ func embedNodeSDK(files map[string][]byte) (map[string][]byte, error) {
 		out[name] = content
 	}
 	return out, nil
+}
+
+// pulumiSDK is the Go SDK release the generated module asks for: the one this generator is built on.
+const pulumiSDK = "github.com/pulumi/pulumi/sdk/v3 v3.248.0"
+
+// goModule makes the Go SDK a module rooted at the out dir: the module path is the import base
+// path's parent (the package sits in a folder of its own name), and an existing go.mod and go.sum
+// are carried over as they are.
+func goModule(files map[string][]byte, pkg *schema.Package, outDir string) (map[string][]byte, error) {
+	info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+	if info.ImportBasePath == "" {
+		return nil, fmt.Errorf("schema.json: language.go.importBasePath is required")
+	}
+	kept := false
+	for _, name := range []string{"go.mod", "go.sum"} {
+		content, err := os.ReadFile(filepath.Join(outDir, name))
+		if err == nil {
+			files[name] = content
+			kept = kept || name == "go.mod"
+		} else if !os.IsNotExist(err) {
+			return nil, err
+		}
+	}
+	if !kept {
+		module := filepath.ToSlash(filepath.Dir(info.ImportBasePath))
+		files["go.mod"] = []byte(fmt.Sprintf("module %s\n\ngo 1.24\n\nrequire %s\n", module, pulumiSDK))
+	}
+	return files, nil
 }
