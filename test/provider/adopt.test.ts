@@ -2,7 +2,7 @@
 // what it finds, the import ids, the names, parents before children, secrets left out of the
 // import, the filters; and the names and the program completion on their own.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -205,4 +205,41 @@ test("the command: --help, and without a key it names what to set; it never take
   const badType = await promisify(execFile)("node", [cli, "--type", "Widget"], { env: { ...env, CLOUDPLATFORM_API_KEY: emu.apiKey, CLOUDPLATFORM_BASE_URL: emu.baseUrl } })
     .then(() => undefined, (e: { stderr: string }) => e);
   expect(badType?.stderr).toMatch(/--type Widget: expected one of Project, Environment, Service, CustomDomain, DnsZone, MailDomain, DnsRecordSet, DnsRecord, Suppression, Bucket/);
+});
+
+test("secrets --print: sets nothing, prints each command without its value; a read-only key's blanked secrets are printed to set by hand", async () => {
+  const cli = join(ROOT, "dist", "provider", "adopt", "cli.js");
+  const { file } = await adopt(ctx, { types: ["Service"] });
+  const importFile = join(dir, "print.json");
+  writeFileSync(importFile, JSON.stringify(file));
+  const program = join(dir, "index.ts");
+  const source = [
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import * as cloudplatform from "pulumi-cloudplatform/native";',
+    "",
+    'const legacyAProductionWeb = new cloudplatform.Service("legacyAProductionWeb", {',
+    '    name: "web",',
+    "});",
+    'const legacyAProductionWorker = new cloudplatform.Service("legacyAProductionWorker", {',
+    '    name: "worker",',
+    "});",
+    "",
+  ].join("\n");
+  for (const [key, print] of [[emu.apiKey, true], [emu.keys.readOnly, false]] as const) {
+    writeFileSync(program, source);
+    const env = { PATH: process.env.PATH ?? "", CLOUDPLATFORM_API_KEY: key, CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_WORKSPACE_ID: emu.workspaceId };
+    const out = await promisify(execFile)("node", [cli, "secrets", "--file", importFile, "--program", program, "--stack", "dev", ...(print ? ["--print"] : [])], { env });
+    const blank = print ? "" : ": the API shows it blank; set it by hand";
+    expect(out.stdout).toBe([
+      `pulumi config set --secret --stack dev legacyAProductionWeb-TOKEN   # env var TOKEN of service legacyAProductionWeb${blank}`,
+      `pulumi config set --secret --stack dev legacyAProductionWeb-file-etc-app-secret.json   # secret file /etc/app/secret.json of service legacyAProductionWeb${blank}`,
+      `pulumi config set --secret --stack dev legacyAProductionWorker-file-etc-lone.txt   # secret file /etc/lone.txt of service legacyAProductionWorker${blank}`,
+      "",
+    ].join("\n"));
+    for (const secret of made.secrets) expect(out.stdout + out.stderr).not.toContain(secret);
+    // the program reads them from config all the same
+    const text = readFileSync(program, "utf8");
+    expect(text).toContain('value: config.requireSecret("legacyAProductionWeb-TOKEN")');
+    expect(text).toContain('content: config.requireSecret("legacyAProductionWorker-file-etc-lone.txt")');
+  }
 });
