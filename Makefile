@@ -21,6 +21,7 @@ node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
 	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
+	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
 	touch $@
 
 deps: node_modules/.installed
@@ -67,7 +68,12 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 	.venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w dist/python sdk/python
 	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
 
-python-sdk: $(WHEEL)
+# mypy type-checks the Python examples of docs/reference (test/docs/examples.test.ts).
+.venv/.mypy: .venv/.installed
+	.venv/bin/pip install --quiet --disable-pip-version-check mypy==2.4.1
+	touch $@
+
+python-sdk: $(WHEEL) .venv/.mypy
 
 test: build tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)

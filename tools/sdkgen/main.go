@@ -3,6 +3,7 @@
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
 //	sdkgen go <schema.json> <out dir>
+//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
 //
 // The Go SDK's out dir is a module: sdkgen keeps its go.mod and go.sum (`go mod tidy` maintains
 // them) and writes a first go.mod when there is none.
@@ -43,6 +44,13 @@ func (l noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDes
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "examples" {
+		if err := runExamples(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "sdkgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python" && os.Args[1] != "go") {
 		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python|go <schema.json> <out dir>")
 		os.Exit(2)
