@@ -9,8 +9,8 @@ help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
-	@echo "make schema  regenerate schema.json, sdk/types.ts and the native SDK (sdk/native)"
-	@echo "make plugin  build the plugin tarball for \`pulumi plugin install --file\` into dist-plugin/"
+	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
+	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
@@ -21,6 +21,7 @@ node_modules/.installed: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
 	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
+	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
 	touch $@
 
 deps: node_modules/.installed
@@ -31,6 +32,7 @@ system-deps:
 
 build: deps
 	npx tsc -p tsconfig.json
+	$(NPM) run --silent copy-ui
 
 tools: deps
 	./scripts/build-pulumi.sh
@@ -44,6 +46,8 @@ schema: build sdkgen
 	node dist/scripts/gen-sdk-types.js > sdk/types.ts
 	.tools/bin/sdkgen nodejs schema.json sdk/native
 	.tools/bin/sdkgen python schema.json sdk/python
+	.tools/bin/sdkgen go schema.json sdk/go
+	cd sdk/go && GONOSUMDB=github.com/pulumi/pulumi go mod tidy
 	node dist/scripts/gen-docs.js
 	node dist/scripts/gen-graphql-doc.js
 	npx tsc -p tsconfig.json
@@ -64,7 +68,12 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 	.venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w dist/python sdk/python
 	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
 
-python-sdk: $(WHEEL)
+# mypy type-checks the Python examples of docs/reference (test/docs/examples.test.ts).
+.venv/.mypy: .venv/.installed
+	.venv/bin/pip install --quiet --disable-pip-version-check mypy==2.4.1
+	touch $@
+
+python-sdk: $(WHEEL) .venv/.mypy
 
 test: build tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)

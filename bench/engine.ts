@@ -28,7 +28,7 @@ export interface EngineOptions {
   mailRuns: number;
 }
 
-interface Row {
+export interface Row {
   id: string;
   what: string;
   value: string;
@@ -240,9 +240,9 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
   return rows;
 }
 
-export function printEngine(rows: Row[]): void {
+export function printEngine(rows: Row[], title = "engine measure (real Pulumi CLI)"): void {
   const pad = (s: string, n: number) => s.padEnd(n);
-  console.log(`\n${pad("#", 4)}${pad("engine measure (real Pulumi CLI)", 96)}${pad("value", 10)}${pad("baseline", 10)}${pad("ratio", 8)}${pad("N", 5)}target`);
+  console.log(`\n${pad("#", 4)}${pad(title, 96)}${pad("value", 10)}${pad("baseline", 10)}${pad("ratio", 8)}${pad("N", 5)}target`);
   for (const r of rows) {
     console.log(`${pad(r.id, 4)}${pad(r.what, 96)}${pad(r.value, 10)}${pad(r.baseline, 10)}${pad(r.ratio, 8)}${pad(String(r.n), 5)}${r.target} ${r.ok ? "ok" : "MISSED"}`);
   }
@@ -318,7 +318,7 @@ function peakRss(pid: number): number | undefined {
  * A bench program in a fresh folder with this package installed the way npm installs it (its
  * published files copied under node_modules); the other dependencies are links to this checkout's.
  */
-function installedApp(program: string): { dir: string; dispose(): void } {
+export function installedApp(program: string): { dir: string; dispose(): void } {
   const root = mkdtempSync(join(tmpdir(), "cloudplatform-bench-"));
   const dir = join(root, "app");
   const modules = join(dir, "node_modules");

@@ -6,7 +6,10 @@ import { Agent, request } from "undici";
 import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { providerFor } from "../sdk/provider";
+import { databaseRows } from "./databases";
+import { printDurable, runDurable } from "./durable";
 import { printEngine, runEngine } from "./engine";
+import { type LoadOptions, runLoad } from "./load";
 
 interface Row {
   what: string;
@@ -40,6 +43,7 @@ async function pair(n: number, measure: (i: number) => Promise<unknown>, baselin
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--load-only")) return printEngine(await runLoad(loadOptions()), LOAD_TITLE);
   const emu = await startEmulator();
   const agent = new Agent();
   const client = new CloudPlatformClient({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, dispatcher: agent });
@@ -111,6 +115,9 @@ async function main(): Promise<void> {
   await agent.close();
   await emu.close();
 
+  // 6. Memory per idle database, real server (and the PGlite fallback with BENCH_PGLITE=1).
+  for (const r of await databaseRows()) record(r.what, r.value, r.baseline, r.unit, r.maxRatio);
+
   const pad = (s: string, n: number) => s.padEnd(n);
   console.log(pad("measure", 62), pad("value", 10), pad("baseline", 10), pad("ratio", 8), "target");
   for (const r of rows) {
@@ -120,11 +127,27 @@ async function main(): Promise<void> {
     );
   }
 
+  // The durable store: --state vs in memory, the emulator in its own process.
+  printDurable(await runDurable());
+
   // The engine-level rows (P1-P6), through the real CLI. N: `--n 200` or BENCH_N=200.
   const n = Number(flag("--n") ?? process.env.BENCH_N ?? 60);
   const mailRuns = Number(flag("--mail-runs") ?? process.env.BENCH_MAIL_RUNS ?? 3);
   if (!(n >= 10) || !(mailRuns >= 1)) throw new Error("--n must be at least 10 and --mail-runs at least 1");
   printEngine(await runEngine({ n, mailRuns }));
+
+  // The load rows (L1, L2). `--load-only` runs them alone.
+  printEngine(await runLoad(loadOptions()), LOAD_TITLE);
+}
+
+const LOAD_TITLE = "load measure (parallel stacks through the real CLI; concurrent clients)";
+
+/** L1's stacks and Projects each, L2's clients and seconds: flags, then BENCH_LOAD_* variables. */
+function loadOptions(): LoadOptions {
+  const num = (name: string, env: string, fallback: number) => Number(flag(`--${name}`) ?? process.env[env] ?? fallback);
+  const o = { stacks: num("stacks", "BENCH_LOAD_STACKS", 8), perStack: num("per-stack", "BENCH_LOAD_PER_STACK", 50), clients: num("clients", "BENCH_LOAD_CLIENTS", 200), seconds: num("seconds", "BENCH_LOAD_SECONDS", 15) };
+  if (!Object.values(o).every((v) => Number.isInteger(v) && v >= 1)) throw new Error("--stacks, --per-stack, --clients and --seconds must be positive integers");
+  return o;
 }
 
 /** `--name value` or `--name=value` from the command line. */

@@ -9,7 +9,9 @@ import type { AnyRouteDef, Ctx } from "./http";
 import { idempotencyKey, withIdempotency } from "./idempotency";
 import { controlRoutes } from "./control";
 import { allRoutes } from "./routes";
-import { registerGraphql } from "./graphql";
+import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
+import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
+import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -40,11 +42,15 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];
     if (!path.startsWith("/_emulator")) {
-      const waitMs = emu.rateLimit.take(req.headers.authorization);
+      // An S3 request's signature differs every time: its access key is what the limit counts.
+      const s3Key = s3AccessKeyIdOf(req.headers.authorization, req.url);
+      const waitMs = emu.rateLimit.take(s3Key ? `s3 ${s3Key}` : req.headers.authorization);
       if (waitMs > 0) {
         const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
-        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         emu.count(`${req.method} rate-limited`, 429);
+        // GraphQL answers every failure with HTTP 200 and a code (conventions §7.2).
+        if (path === GRAPHQL_PATH) return reply.code(200).send(graphqlRefusal(err));
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         return reply.code(429).send(err.body());
       }
     }
@@ -62,20 +68,50 @@ export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInst
     }
   });
 
-  app.addHook("onResponse", async (req, reply) => {
-    const route = req.routeOptions.url ?? "unmatched";
-    if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
-    if (req.method !== "GET" && !route.startsWith("/_emulator")) emu.save();
+  // An answered change is in the state (`--state`): what was changed is written before the reply
+  // leaves, in one write shared by the replies that finish in the same turn of the event loop.
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (emu.stopping) reply.header("connection", "close");
+    try {
+      await emu.commit();
+      return payload;
+    } catch (err) {
+      emu.log({ kind: "error", msg: "could not write the state", error: String(err), requestId: req.id });
+      const e = new PlatformError(500, `The emulator could not write its state, so the change may not survive a restart: ${(err as Error).message}`);
+      reply.code(500).type("application/json; charset=utf-8");
+      return JSON.stringify(e.body());
+    }
   });
 
-  app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+  app.addHook("onResponse", async (req, reply) => {
+    const route = req.routeOptions.url ?? "unmatched";
+    // The path without its query, which may hold a presigned URL's signature; never a header.
+    if (emu.logSink) emu.log({
+      kind: "http", msg: `${req.method} ${req.url.split("?")[0]} ${reply.statusCode}`, method: req.method, route,
+      status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, requestId: req.id,
+    });
+    if (!route.startsWith("/_emulator")) emu.count(`${req.method} ${route}`, reply.statusCode);
+  });
+
+  // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
+    emu.requests.add({
+      method: req.method, url: req.url, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: reply.elapsedTime,
+      requestId: req.id, authorization: req.headers.authorization,
+    });
+  });
+
+  app.setErrorHandler((err, req, reply) => sendError(emu, req, reply, err));
   app.setNotFoundHandler((req, reply) =>
-    sendError(req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
+    sendError(emu, req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
   );
 
   for (const def of allRoutes) register(app, emu, def);
   registerGraphql(app, emu);
+  s3Routes(app, emu);
   controlRoutes(app, emu);
+  dashboardRoutes(app, emu);
   return app;
 }
 
@@ -122,7 +158,7 @@ function register(app: FastifyInstance, emu: Emu, def: AnyRouteDef): void {
   });
 }
 
-function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+function sendError(emu: Emu, req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   let e: PlatformError;
   if (err instanceof PlatformError) e = err;
   else {
@@ -130,7 +166,8 @@ function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): Fast
     if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") e = new PlatformError(413, `Request body is larger than ${req.routeOptions.bodyLimit ?? BODY_LIMIT} bytes`);
     else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) e = new PlatformError(fe.statusCode, fe.message ?? "Bad request");
     else {
-      req.log.error(err);
+      // Logged whether or not --log is on (stderr by default): a 500 always leaves its stack.
+      emu.log({ kind: "error", msg: `${req.method} ${req.url.split("?")[0]}: ${(err as Error)?.message ?? String(err)}`, requestId: req.id, stack: (err as Error)?.stack });
       e = new PlatformError(500, "Internal server error");
     }
   }

@@ -16,8 +16,8 @@ interface Flag {
 
 const FLAGS: Record<string, Flag> = {
   port: { type: "string", value: "N", help: "HTTP port of the API and the control routes (default: any free port)" },
-  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; the control API has no auth, keep it on loopback)" },
-  state: { type: "string", value: "FILE", help: "keep everything, keys included, in this JSON file across restarts" },
+  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; ::1 for IPv6, printed in brackets; the control API has no auth, keep it on loopback)" },
+  state: { type: "string", value: "DIR", help: "keep the state in this directory across restarts (made if missing; see 'state' below)" },
   speed: { type: "string", value: "X", help: "scale every lifecycle (provisioning, builds, deploys, cron runs); 0 makes them instant (default 1)" },
   "dns-propagation-ms": { type: "string", value: "N", help: "delay before a new or changed public DNS record is visible (default 0)" },
   delegate: { type: "string", value: "DOMAIN", multiple: true, help: "point DOMAIN's public nameservers at the platform (repeatable)" },
@@ -25,7 +25,7 @@ const FLAGS: Record<string, Flag> = {
   "send-rate": { type: "string", value: "N", help: "email send requests per minute per key (default 3000)" },
   "rate-limit": { type: "string", value: "N/min", help: "answer 429 with Retry-After once an API key exceeds N requests per minute (token bucket; also N/s)" },
   "rate-burst": { type: "string", value: "N", help: "requests a key may make at once before --rate-limit applies (default: one second's worth)" },
-  log: { type: "boolean", help: "log every request to stderr" },
+  log: { type: "boolean", help: "write structured JSON lines to stderr: HTTP requests, DNS queries, mail and state events (never a key or a secret); errors are written there either way" },
   help: { type: "boolean", short: "h", help: "print this help and exit" },
 };
 
@@ -39,9 +39,19 @@ export function helpText(): string {
     "A local emulator of the cloud platform API. Prints one JSON line (baseUrl, workspaceId,",
     "otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, and dnsAddress with",
     "--dns-port), then serves until SIGINT or SIGTERM.",
+    "The dashboard, a live view of everything it holds, is at dashboardUrl ({baseUrl}/_emulator/ui/).",
     "",
     "flags:",
     ...rows.map(([l, h]) => `  ${l.padEnd(width)}${h}`),
+    "",
+    "state: with --state DIR, a restart finds what the last run had: every object users made (projects, services,",
+    "  deploys, cron runs, DNS zones and records, mail domains, emails and the outbox, buckets and their objects,",
+    "  sites...), keys and sessions, DNS delegations (--delegate adds to them), records at the external DNS host,",
+    "  the propagation delay (unless --dns-propagation-ms is given) and the clock offset. A change is on disk before",
+    "  its answer leaves, so an answered write survives even a SIGKILL. Not kept: faults, counters, rate limits and",
+    "  their windows, login attempts, the dashboard's request log, and the other flags. Database services keep",
+    "  their data and backup dumps in DIR/data. A legacy JSON state file at DIR is converted, and kept beside it",
+    "  as DIR.v1.json.",
     "",
     "outbox: prints the messages a running emulator accepted (sandbox or not) as JSON, oldest first",
     "  --base-url URL   the running emulator (its startup line's baseUrl)",
@@ -88,7 +98,7 @@ async function main(): Promise<void> {
     host: str(values.host),
     stateFile: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
-    logger: values.log === true,
+    log: values.log === true,
     rateLimit: values["rate-limit"] === undefined ? undefined : {
       perMinute: parseRateLimit(String(values["rate-limit"])),
       burst: num(values["rate-burst"], "rate-burst"),
@@ -102,11 +112,30 @@ async function main(): Promise<void> {
   });
   const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
   process.stdout.write(
-    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain }) + "\n",
+    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/` }) + "\n",
   );
+  // The emulator never falls over: a fault in one request or timer is logged, and serving goes on.
+  const fault = (what: string) => (err: unknown) =>
+    emulator.emu.log({ kind: "error", msg: `${what}: ${err instanceof Error ? err.message : String(err)}`, stack: err instanceof Error ? err.stack : undefined });
+  process.on("uncaughtException", fault("uncaught exception"));
+  process.on("unhandledRejection", fault("unhandled rejection"));
+  // The first signal stops gracefully (requests under way finish, then the databases and the state
+  // close); a second one exits at once, after writing what the state has not yet written.
+  let stopping = false;
   const stop = async () => {
-    await emulator.close();
-    process.exit(0);
+    if (stopping) {
+      process.stderr.write("cloudplatform-emulator: stopping now\n");
+      emulator.closeNow();
+      process.exit(1);
+    }
+    stopping = true;
+    try {
+      await emulator.close();
+      process.exit(0);
+    } catch (err) {
+      process.stderr.write(`cloudplatform-emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -2,14 +2,19 @@
 // resolver see exactly what the verify routes see. It answers as an authoritative server would:
 // SOA, NXDOMAIN versus NODATA (the zone's SOA in the authority section), CNAME chains, EDNS sizes
 // with the TC bit on UDP, and TCP with RFC 7766 length framing on the same port. Packets are
-// encoded and decoded by dns-packet; the answers come from models/public-dns.
+// encoded and decoded by dns-packet; the answers come from models/public-dns. `ANY` is refused the
+// way modern servers refuse it (RFC 8482: one synthesized HINFO "RFC8482"), a query it cannot
+// answer is SERVFAIL (and logged), and every query is logged as a `dns` event.
 import { createSocket } from "node:dgram";
-import { createServer, type Socket as TcpSocket } from "node:net";
+import { createServer, isIPv6, type Socket as TcpSocket } from "node:net";
 import * as packet from "dns-packet";
 import type { Emu } from "./emu";
 import { type Answer as Found, authority, resolve } from "./models/public-dns";
 
-const RCODE = { NOERROR: 0, FORMERR: 1, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+const RCODE_NAMES = Object.fromEntries(Object.entries(RCODE).map(([k, v]) => [v, k]));
+/** The TTL of the RFC 8482 answer to ANY: long enough that a client does not ask again soon. */
+const ANY_TTL = 3600;
 const OPCODE_QUERY = 0;
 const SERVED = ["A", "AAAA", "CNAME", "MX", "NS", "SOA", "SRV", "TXT", "CAA"];
 /** Without EDNS a UDP answer fits 512 bytes (RFC 1035); with it, what the client advertises, capped. */
@@ -38,7 +43,7 @@ export async function startDnsServer(emu: Emu, port = 0, host = "127.0.0.1"): Pr
 }
 
 async function udpServer(emu: Emu, port: number, host: string): Promise<DnsServer> {
-  const socket = createSocket("udp4");
+  const socket = createSocket(isIPv6(host) ? "udp6" : "udp4");
   socket.on("message", (msg, peer) => {
     const reply = respond(emu, msg, "udp");
     if (reply) socket.send(reply, peer.port, peer.address);
@@ -47,6 +52,8 @@ async function udpServer(emu: Emu, port: number, host: string): Promise<DnsServe
     socket.once("error", fail);
     socket.bind(port, host, () => ok());
   });
+  socket.removeAllListeners("error");
+  socket.on("error", (err) => emu.log({ kind: "error", msg: `DNS over UDP: ${err.message}`, stack: err.stack }));
   return { port, close: () => new Promise<void>((ok) => socket.close(() => ok())) };
 }
 
@@ -88,6 +95,16 @@ async function tcpServer(emu: Emu, port: number, host: string): Promise<DnsServe
 /** The reply to one query message; undefined when the message is too short to carry an id. */
 export function respond(emu: Emu, msg: Buffer, transport: "udp" | "tcp"): Buffer | undefined {
   if (msg.length < 12) return undefined;
+  try {
+    return answer(emu, msg, transport);
+  } catch (err) {
+    // A query the server cannot answer never stops it: SERVFAIL, and the stack in the log.
+    emu.log({ kind: "error", msg: `DNS: ${(err as Error).message}`, transport, stack: (err as Error).stack });
+    return packet.encode({ type: "response", id: msg.readUInt16BE(0), flags: RCODE.SERVFAIL });
+  }
+}
+
+function answer(emu: Emu, msg: Buffer, transport: "udp" | "tcp"): Buffer | undefined {
   let query: packet.DecodedPacket;
   try {
     query = packet.decode(msg);
@@ -110,10 +127,15 @@ export function respond(emu: Emu, msg: Buffer, transport: "udp" | "tcp"): Buffer
   if (q.class !== undefined && q.class !== "IN" && (q.class as string) !== "ANY") return packet.encode(base(RCODE.REFUSED, false));
 
   const reply = base(RCODE.NOERROR);
-  const found = lookup(emu, q.name, String(q.type).toUpperCase());
+  const type = String(q.type).toUpperCase();
+  const found = type === "ANY" ? refuseAny(emu, q.name) : lookup(emu, q.name, type);
   reply.flags! |= found.rcode;
   reply.answers = found.answers;
   reply.authorities = found.authorities;
+  emu.log({
+    kind: "dns", msg: `${type} ${q.name} ${RCODE_NAMES[found.rcode]} (${found.answers.length} answer${found.answers.length === 1 ? "" : "s"})`,
+    transport, name: q.name, type, rcode: RCODE_NAMES[found.rcode], answers: found.answers.length,
+  });
 
   const bytes = packet.encode(reply);
   if (transport === "tcp") return bytes;
@@ -153,6 +175,18 @@ function lookup(emu: Emu, qname: string, type: string): Lookup {
     return { rcode: exists || answers.length ? RCODE.NOERROR : RCODE.NXDOMAIN, answers, authorities: [soa()] };
   }
   return { rcode: RCODE.NOERROR, answers, authorities: [] };
+}
+
+/**
+ * RFC 8482 §4.2: an existing name gets one synthesized HINFO whose CPU is "RFC8482", not every
+ * record it holds; a name that does not exist gets NXDOMAIN as for any other type.
+ */
+function refuseAny(emu: Emu, qname: string): Lookup {
+  const name = qname.toLowerCase().replace(/\.$/, "");
+  const zone = authority(emu, name);
+  const soa: packet.Answer = { type: "SOA", name: zone.zone, ttl: zone.soa.minimum, data: { ...zone.soa } };
+  if (!zone.exists) return { rcode: RCODE.NXDOMAIN, answers: [], authorities: [soa] };
+  return { rcode: RCODE.NOERROR, answers: [{ type: "HINFO", name, ttl: ANY_TTL, data: { cpu: "RFC8482", os: "" } }], authorities: [] };
 }
 
 /** One resource record in dns-packet's shape; undefined for content the wire type cannot carry. */

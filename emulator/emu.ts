@@ -4,6 +4,7 @@ import { Clock } from "./clock";
 import { Store } from "./store";
 import { Faults } from "./faults";
 import { RateLimiter } from "./rate-limit";
+import { RequestLog } from "./request-log";
 
 export interface EmuSettings {
   /** Region key new projects and services fall back to. */
@@ -20,7 +21,7 @@ export interface EmuSettings {
   staticUploadMaxBytes?: number;
   /** Email send requests per minute per key (`--send-rate`); 3,000 when unset. */
   sendRatePerMinute?: number;
-  /** A directory for durable data beside the state (database clusters, dumps), set with `--state`; without it such data lives in a temporary directory. */
+  /** A directory for durable data kept with the state (database clusters, dumps): `<state>/data` with `--state`; without it such data lives in a temporary directory. */
   dataDir?: string;
 }
 
@@ -31,15 +32,23 @@ export interface LogEvent {
   [field: string]: unknown;
 }
 
+/** One JSON line per event on stderr, stamped with the wall-clock time (stdout keeps the CLI's JSON line alone). */
+export function stderrSink(event: LogEvent): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+}
+
 type Listener = (payload: any) => void;
 
 export class Emu {
   readonly clock = new Clock();
-  readonly faults = new Faults();
+  readonly faults = new Faults((rule, why) => this.log({ kind: "error", msg: `fault ${rule.id} skipped: ${why}`, faultId: rule.id }));
   readonly rateLimit = new RateLimiter();
   readonly counters = new Map<string, { count: number; byStatus: Record<string, number> }>();
+  /** The last requests answered, for the dashboard's live log. */
+  readonly requests = new RequestLog();
   private listeners = new Map<string, Listener[]>();
-  private stateFile?: string;
+  /** Set while the emulator shuts down: replies close their connections, so the server can stop. */
+  stopping = false;
   /** Where log events go; none by default. */
   logSink?: (event: LogEvent) => void;
 
@@ -48,16 +57,24 @@ export class Emu {
     readonly settings: EmuSettings,
   ) {}
 
-  persistTo(file: string | undefined): void {
-    this.stateFile = file;
-  }
-
+  /** Writes the changes made so far to the state (`--state`); nothing to do in memory. Throws when the state cannot be written. */
   save(): void {
-    if (this.stateFile) this.store.saveTo(this.stateFile);
+    this.store.flush();
   }
 
+  /** Resolves once the changes made so far are written (`--state`), sharing one write with the other replies of this turn; undefined in memory or when nothing changed. */
+  commit(): Promise<void> | undefined {
+    return this.store.commit();
+  }
+
+  /** Hands an event to the sink; without one, errors still go to stderr, so a 500 always leaves a trace. */
   log(event: LogEvent): void {
-    this.logSink?.(event);
+    try {
+      if (this.logSink) this.logSink(event);
+      else if (event.kind === "error") stderrSink(event);
+    } catch {
+      // A sink that fails (a closed pipe) never fails the request that logged.
+    }
   }
 
   now(): string {

@@ -51,9 +51,13 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where = "b
   const r = schema.safeParse(value ?? (where === "body" ? undefined : {}));
   if (r.success) return r.data;
   throw badRequest(
-    r.error.issues.map((i) => {
+    r.error.issues.flatMap((i) => {
       const path = i.path.length ? i.path.join(".") : where;
-      return `${path}: ${i.message}`;
+      // A strict schema names each field it does not know, as a field of its own.
+      if (i.code === "unrecognized_keys") {
+        return i.keys.map((k) => `${i.path.length ? `${path}.` : ""}${k}: ${where === "query" ? "is not a query parameter of this route" : `is not a field of this ${where}`}`);
+      }
+      return [`${path}: ${i.message}`];
     }),
   );
 }

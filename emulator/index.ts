@@ -1,20 +1,33 @@
 // Starts the platform emulator in-process: used by the CLI, the tests, the demo and the benches.
 import type { FastifyInstance } from "fastify";
+import { isIPv6 } from "node:net";
 import { buildApp } from "./app";
 import { seed, type SeedResult } from "./auth";
-import { Emu, type EmuSettings } from "./emu";
+import { Emu, type EmuSettings, type LogEvent, stderrSink } from "./emu";
 import { DEFAULT_REGION } from "./models/catalogue";
 import { TEST_MAIL_DOMAIN } from "./models/emails";
 import { startDnsServer } from "./dns-server";
-import { closeAllDatabases } from "./postgres";
+import { closeAllDatabases, openDatabases } from "./postgres";
+import { addReadiness } from "./readiness";
+import { StateDir } from "./journal";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
 export interface EmulatorOptions {
   port?: number;
   host?: string;
-  /** Keep state in this JSON file across restarts. */
+  /**
+   * Keep the state in this directory across restarts (made if missing): the rows users made,
+   * keys, delegations, external DNS records, the propagation delay and the clock offset. A legacy
+   * JSON state file at this path is converted into a directory (the file is kept beside it as
+   * `<path>.v1.json`).
+   */
   stateFile?: string;
+  /** How long close() lets requests under way finish before it cuts their connections (default 10 s). */
+  shutdownGraceMs?: number;
+  /** Structured log events (HTTP, DNS, mail, state, errors): true writes JSON lines to stderr, a function receives them. Errors go to stderr either way. */
+  log?: boolean | ((event: LogEvent) => void);
+  /** The same as `log: true` (kept for callers of earlier versions). */
   logger?: boolean;
   settings?: Partial<EmuSettings>;
   /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
@@ -25,55 +38,112 @@ export interface EmulatorOptions {
 
 export interface RunningEmulator extends SeedResult {
   baseUrl: string;
-  /** `127.0.0.1:PORT` of the DNS server, when one was asked for. */
+  /** `HOST:PORT` of the DNS server (`[::1]:PORT` for an IPv6 host), when one was asked for. */
   dnsAddress?: string;
-  /** Storage access keys with their secrets (object API: `Authorization: Bearer <accessKeyId>:<secret>`). */
+  /** Storage access keys with their secrets: the credentials of the S3 endpoint in each bucket's `endpoint`. */
   storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
   /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
   testMailDomain: string;
   emu: Emu;
   app: FastifyInstance;
+  /** Stops accepting, lets requests under way finish, closes the databases, then writes and closes the state. */
   close(): Promise<void>;
+  /** For a process that must exit at once: writes what the state has not yet written, and releases it. */
+  closeNow(): void;
+}
+
+/** What `--state` keeps besides the rows. */
+interface KeptSettings {
+  delegations?: string[];
+  dnsPropagationMs?: number;
+  clockOffsetMs?: number;
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const settings: EmuSettings = { defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, delegations: [], ...opts.settings };
-  const loaded = opts.stateFile ? Store.loadFrom(opts.stateFile) : undefined;
-  const emu = new Emu(loaded ?? new Store(), settings);
-  const seeded = loaded
-    ? emu.store.table<{ id: string; value: SeedResult }>("seed").get("seed")?.value
-    : undefined;
-  const ids = seeded ?? seed(emu.store, emu.now(), settings.defaultRegion);
-  const storageKeys = seedStorageKeys(emu.store, emu.now())
+  const store = new Store();
+  let emu: Emu | undefined;
+  // Events of the load (a torn batch cut off, a legacy file converted) wait for the emulator's sink.
+  const early: LogEvent[] = [];
+  const logState = (msg: string, fields?: Record<string, unknown>) => (emu ? emu.log({ kind: "state", msg, ...fields }) : early.push({ kind: "state", msg, ...fields }));
+  const state = opts.stateFile ? await StateDir.open(opts.stateFile, store, { log: logState }) : undefined;
+  const kept = (state?.meta ?? {}) as KeptSettings;
+  const given = opts.settings ?? {};
+  // Flags add to what the state kept: delegations are the union, an explicit delay wins.
+  const settings: EmuSettings = {
+    defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, ...given,
+    delegations: [...new Set([...(kept.delegations ?? []), ...(given.delegations ?? [])])],
+    ...(given.dnsPropagationMs === undefined && kept.dnsPropagationMs !== undefined ? { dnsPropagationMs: kept.dnsPropagationMs } : {}),
+    ...(state && given.dataDir === undefined ? { dataDir: state.dataDir } : {}),
+  };
+  emu = new Emu(store, settings);
+  const running = emu;
+  const sink = typeof opts.log === "function" ? opts.log : opts.log || opts.logger ? stderrSink : undefined;
+  if (sink) emu.logSink = sink;
+  for (const event of early) emu.log(event);
+  if (state) emu.log({ kind: "state", msg: `state loaded from ${opts.stateFile}`, file: opts.stateFile, rows: Object.values(store.counts()).reduce((a, b) => a + b, 0) });
+  if (kept.clockOffsetMs) emu.clock.advance(kept.clockOffsetMs);
+  state?.attach(() => ({
+    delegations: [...running.settings.delegations],
+    dnsPropagationMs: running.settings.dnsPropagationMs,
+    clockOffsetMs: running.clock.offset,
+  }), (err) => running.log({ kind: "error", msg: "could not write the state", error: String(err) }));
+  const seeded = store.table<{ id: string; value: SeedResult }>("seed").get("seed")?.value;
+  const ids = seeded ?? seed(store, emu.now(), settings.defaultRegion);
+  const storageKeys = seedStorageKeys(store, emu.now())
     .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
-  emu.persistTo(opts.stateFile);
   emu.rateLimit.set(opts.rateLimit);
   emu.save();
 
-  const app = buildApp(emu, { logger: opts.logger });
-  await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
+  const app = buildApp(emu);
+  const host = (opts.host ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
+  let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
+  try {
+    await app.listen({ port: opts.port ?? 0, host });
+    dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, host);
+  } catch (err) {
+    await app.close();
+    await state?.close();
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
-  const baseUrl = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const baseUrl = `http://${hostPort(host, port!)}`;
   emu.settings.baseUrl = baseUrl;
-  const dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, opts.host ?? "127.0.0.1");
+  const dnsPort = dns?.port;
+  if (dnsPort !== undefined) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: hostPort(host, dnsPort) }]);
+  await openDatabases(emu);
+  let closing: Promise<void> | undefined;
   return {
     ...ids,
     baseUrl,
     storageKeys,
-    ...(dns ? { dnsAddress: `${opts.host ?? "127.0.0.1"}:${dns.port}` } : {}),
+    ...(dnsPort !== undefined ? { dnsAddress: hostPort(host, dnsPort) } : {}),
     testMailDomain: TEST_MAIL_DOMAIN,
     emu,
     app,
-    close: async () => {
-      emu.emit("close", undefined);
-      await closeAllDatabases(emu);
-      await dns?.close();
-      await app.close();
-      emu.save();
-    },
+    close: () => (closing ??= (async () => {
+      // New connections are refused at once; requests under way finish (bounded), then what they use closes.
+      running.stopping = true;
+      const grace = setTimeout(() => app.server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
+      try {
+        await Promise.all([app.close(), dns?.close()]);
+      } finally {
+        clearTimeout(grace);
+      }
+      running.emit("close", undefined);
+      await closeAllDatabases(running);
+      await state?.close();
+      if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });
+    })()),
+    closeNow: () => state?.closeNow(),
   };
 }
 
+/** `host:port`, with an IPv6 address in brackets (RFC 3986; a zone id's `%` escaped). */
+export function hostPort(host: string, port: number): string {
+  return isIPv6(host) ? `[${host.replace(/%/g, "%25")}]:${port}` : `${host}:${port}`;
+}
+
 export { Emu } from "./emu";
+export type { LogEvent } from "./emu";
 export type { FaultRule } from "./faults";

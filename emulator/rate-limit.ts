@@ -19,6 +19,9 @@ export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
 
   set(limit: { perMinute: number; burst?: number } | undefined): void {
+    // A limit of 0, NaN or Infinity would answer every request 429 forever, or none.
+    if (limit && !(Number.isFinite(limit.perMinute) && limit.perMinute > 0)) throw new RangeError(`perMinute must be a positive number, not ${limit.perMinute}`);
+    if (limit?.burst !== undefined && !(Number.isInteger(limit.burst) && limit.burst >= 1)) throw new RangeError(`burst must be a whole number of at least 1, not ${limit.burst}`);
     this.#limit = limit && { perMinute: limit.perMinute, burst: limit.burst ?? Math.max(1, Math.floor(limit.perMinute / 60)) };
     this.#buckets.clear();
   }

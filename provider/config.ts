@@ -7,6 +7,8 @@ export interface ProviderConfig {
   apiKey?: string;
   baseUrl?: string;
   workspaceId?: string;
+  /** The explicit Provider resource these settings come from (native plugin); unset for the stack's config. */
+  providerName?: string;
 }
 
 export const CONFIG_KEYS = {
@@ -62,9 +64,10 @@ export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions
             if (all.length === 1) return all[0].id;
             if (all.length === 0) throw new ConfigurationError("The API key reaches no workspace; check the key, or set cloudplatform:workspaceId");
             const names = all.map((w) => `${w.name} (${w.id})`).join(", ");
-            throw new ConfigurationError(
-              `The API key reaches ${all.length} workspaces: ${names}. Set cloudplatform:workspaceId (or CLOUDPLATFORM_WORKSPACE_ID), or give the resource a workspaceId`,
-            );
+            const set = config.providerName
+              ? `Set the workspaceId argument of the Provider '${config.providerName}' (new cloudplatform.Provider("${config.providerName}", { workspaceId: "<id>", ... }))`
+              : "Set cloudplatform:workspaceId (or CLOUDPLATFORM_WORKSPACE_ID)";
+            throw new ConfigurationError(`The API key reaches ${all.length} workspaces: ${names}. ${set}, or give the resource a workspaceId`);
           });
       workspace.catch(() => (workspace = undefined));
       return workspace;

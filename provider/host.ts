@@ -2,8 +2,9 @@
 // names its kind and loads this module by package name, so state holds no code and no secrets.
 import { IDENTITY_INPUT } from "./client/idempotency";
 import { resolveConfig } from "./config";
-import { Operations } from "./operations";
+import { definition, Operations } from "./operations";
 import { ResourceInitError } from "./resources/framework";
+import { markSecretPaths } from "./secrets";
 import { servingProcess } from "./serving";
 
 servingProcess();
@@ -77,15 +78,35 @@ function withoutIdentity(inputs: any): any {
   return rest;
 }
 
+/**
+ * Secret values nested in a property (a secret env var's value) go back marked, and the engine
+ * keeps them secret on their own: the SDK leaves the list itself plain, so the rest shows in diffs.
+ */
+function withSecrets<T extends Record<string, unknown> | undefined>(kind: string, props: T): T {
+  const paths = props && definition(kind).secretPaths?.(props);
+  return paths?.length ? markSecretPaths(props!, paths) : props;
+}
+
 export async function check(kind: string, olds: any, news: any) {
-  const r = await once(ops.check(kind, withoutIdentity(olds), withoutIdentity(news), { identity: identityOf(news) }));
+  const who = { identity: identityOf(news), name: typeof news?.__logicalName === "string" ? news.__logicalName : undefined };
+  const r = await once(ops.check(kind, withoutIdentity(olds), withoutIdentity(news), who));
   const identity = news?.[IDENTITY_INPUT];
-  return r.inputs && identity !== undefined ? { ...r, inputs: { ...r.inputs, [IDENTITY_INPUT]: identity } } : r;
+  const inputs = withSecrets(kind, r.inputs);
+  return inputs && identity !== undefined ? { ...r, inputs: { ...inputs, [IDENTITY_INPUT]: identity } } : { ...r, inputs };
 }
 export const diff = (kind: string, id: string, olds: any, news: any) => once(ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news)));
 export const create = (kind: string, inputs: any) =>
-  keepInState(() => ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) }), inputs?.__provider);
-export const read = (kind: string, id: string, props: any) => once(ops.read(kind, id, props));
+  keepInState(async () => {
+    const r = await ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) });
+    return { ...r, outs: withSecrets(kind, r.outs) };
+  }, inputs?.__provider);
+export const read = async (kind: string, id: string, props: any) => {
+  const r = await once(ops.read(kind, id, props));
+  return { ...r, props: withSecrets(kind, r.props), ...("inputs" in r && r.inputs ? { inputs: withSecrets(kind, r.inputs) } : {}) };
+};
 export const update = (kind: string, id: string, olds: any, news: any) =>
-  keepInState(() => ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) }), news?.__provider);
+  keepInState(async () => {
+    const r = await ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) });
+    return { ...r, outs: withSecrets(kind, r.outs) };
+  }, news?.__provider);
 export const remove = (kind: string, id: string, props: any) => once(ops.delete(kind, id, props));

@@ -4,7 +4,7 @@
 import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
 import {
-  type CheckResult, type Context, type DiffResult, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
+  type CheckContext, type CheckResult, type Context, type DiffResult, isImport, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
 } from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
@@ -51,11 +51,11 @@ export class Operations {
     };
   }
 
-  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, op?: OperationOptions): Promise<CheckResult<any>> {
+  check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, who?: CheckContext): Promise<CheckResult<any>> {
     return redacted(async () => {
       const def = definition(kind);
-      const r = def.check ? await def.check(olds ?? {}, news ?? {}) : { inputs: news ?? {} };
-      if (op?.identity && r.inputs) this.#declared.set(op.identity, r.inputs);
+      const r = def.check ? await def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
+      if (who?.identity && r.inputs) this.#declared.set(who.identity, r.inputs);
       return r;
     });
   }
@@ -104,7 +104,10 @@ export class Operations {
   read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions) {
     return redacted(async () => {
       const def = definition(kind);
-      return def.read ? def.read(this.context(op), id, props ?? {}) : { id, props };
+      const { bare, omit } = isImport(props) ? importOptions(def, id) : { bare: id, omit: [] };
+      const r = def.read ? await def.read(this.context(op), bare, props ?? {}) : { id: bare, props };
+      if (!omit.length || !r.inputs) return r;
+      return { ...r, inputs: Object.fromEntries(Object.entries(r.inputs).filter(([k]) => !omit.includes(k))) };
     });
   }
 
@@ -134,6 +137,22 @@ export class Operations {
       if (def.delete) await def.delete(this.context(op), id, props ?? {});
     });
   }
+}
+
+/**
+ * An import id may end with `?omit=<input>,...`: the import leaves those inputs out of the state's
+ * inputs, so out of the code `pulumi import` generates, while the outputs still report them (a
+ * program that declares them as they are previews no change). cloudplatform-adopt leaves a
+ * Service's secret env vars and files out this way, for the program to read them from config: the
+ * import file's `properties` list, meant for this, does not filter inputs in this CLI release.
+ */
+function importOptions(def: ResourceDefinition, id: string): { bare: string; omit: string[] } {
+  const at = id.lastIndexOf("?omit=");
+  if (at < 0) return { bare: id, omit: [] };
+  const omit = id.slice(at + "?omit=".length).split(",").filter(Boolean);
+  const unknown = omit.filter((k) => !(k in def.inputs.shape));
+  if (unknown.length) throw new Error(`import id '${id}': ?omit= names ${unknown.join(", ")}, not an input of ${def.token.split(":")[2]}`);
+  return { bare: id.slice(0, at), omit };
 }
 
 /** Runs `fn`; whatever it throws leaves with platform keys redacted, keeping its kind. */

@@ -5,7 +5,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BIN="$ROOT/.tools/bin"
-SUM="$(cat "$ROOT"/tools/sdkgen/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)"
+SUM="$(cat "$ROOT"/tools/sdkgen/*.go "$ROOT"/tools/sdkgen/go.{mod,sum} | sha256sum | cut -c1-12)"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/sdkgen-$SUM"
 mkdir -p "$BIN"
 

@@ -1,11 +1,15 @@
 // The static site: a local folder published as a site. up waits for the deploy; the page is fetched
 // from the emulator; a changed file shows in the preview and is deployed in place on the same URL;
 // a rename made by hand is found and repaired.
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DemoKit } from "./demo-kit";
 import { ROOT } from "./pulumi-env";
+
+// The AWS SDK warns that its releases after January 2027 will need Node 22.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 export async function staticSiteDemo(kit: DemoKit): Promise<void> {
   kit.title("static-site: a local folder published as a site, updated in place");
@@ -33,6 +37,17 @@ export async function staticSiteDemo(kit: DemoKit): Promise<void> {
     kit.say(`url: ${url}, content ${up.outputs.contentHash.value}`);
     kit.say(`custom domain: ${up.outputs.customDomain.value}; assets bucket ${up.outputs.assetsBucket.value} at ${up.outputs.assetsUrl.value}`);
     kit.say(`GET / -> ${await page(url)}`);
+
+    // The bucket speaks S3: its endpoint and region, with a storage access key, make an AWS SDK client.
+    const key = kit.emu.storageKeys.find((k) => k.workspaceId === kit.emu.workspaceId)!;
+    const s3 = new S3Client({
+      endpoint: up.outputs.assetsEndpoint.value, region: up.outputs.assetsRegion.value, forcePathStyle: true,
+      credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secret },
+    });
+    await s3.send(new PutObjectCommand({ Bucket: up.outputs.assetsBucket.value, Key: "img/logo.svg", Body: "<svg xmlns='http://www.w3.org/2000/svg'/>", ContentType: "image/svg+xml" }));
+    s3.destroy();
+    const logo = await fetch(`${up.outputs.assetsUrl.value}/img/logo.svg`, { headers: { origin: `https://www.${domain}` } });
+    kit.say(`PutObject img/logo.svg with the AWS SDK at ${up.outputs.assetsEndpoint.value}; GET it without a key -> ${logo.status} ${logo.headers.get("content-type")}, CORS allows ${logo.headers.get("access-control-allow-origin")}`);
 
     kit.say("pulumi preview (expect no changes: the content hash is the same)");
     await s.stack.preview({ onOutput: s.print, expectNoChanges: true });

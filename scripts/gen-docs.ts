@@ -2,7 +2,9 @@
 // `make schema` writes them into docs/reference/; test/schema.test.ts fails when they are stale.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { EXAMPLES, exampleMarkdown, fallbackExample, renderExamples, type Rendered } from "./doc-examples";
 import type { Json } from "./json-schema";
+import { loadAll, resources } from "../provider/resources";
 
 const PKG = "cloudplatform";
 
@@ -20,6 +22,10 @@ function typeText(spec: Json, schema: Json): string {
     if (ref.startsWith("#/types/")) {
       const name = nameOf(ref.slice("#/types/".length));
       return `[${name}](#${name.toLowerCase()})`;
+    }
+    if (ref.startsWith("#/resources/")) {
+      const name = nameOf(ref.slice("#/resources/".length));
+      return `[${name}](${name}.md)`;
     }
     return "any";
   }
@@ -74,59 +80,11 @@ function typeSections(tokens: string[], schema: Json): string {
     .join("\n");
 }
 
-/** Hand-written examples; a resource without one gets its required inputs with placeholders. */
-const EXAMPLES: Record<string, string> = {
-  Project: 'const shop = new cloud.Project("shop", { name: "shop", region: "af-west-1" });',
-  Environment: 'const prod = new cloud.Environment("prod", { projectId: shop.id, name: "prod" }); // kind: "PROD"',
-  Service: [
-    'const web = new cloud.Service("web", {',
-    '  environmentId: prod.id, name: "web", type: "WEB", image: "nginx:1.27", port: 8080,',
-    '  envVars: [{ key: "LOG_LEVEL", value: "info" }],',
-    "});",
-  ].join("\n"),
-  EnvVar: 'new cloud.EnvVar("flag", { serviceId: web.id, key: "FEATURE_FLAG", value: "on" });',
-  SecretFile: 'new cloud.SecretFile("creds", { serviceId: web.id, path: "/etc/secrets/app.json", content: secretJson });',
-  DnsZone: 'const zone = new cloud.DnsZone("zone", { name: "example.com" });',
-  DnsZoneVerification: 'const proven = new cloud.DnsZoneVerification("zone", { zoneId: zone.id, timeout: "15m" });',
-  DnsRecord: 'new cloud.DnsRecord("www", { zoneId: zone.id, name: "www", type: "CNAME", content: "shop.cloudplatform.app" });',
-  DnsRecordSet: [
-    'new cloud.DnsRecordSet("site", {',
-    "  zoneId: zone.id,",
-    '  records: [{ name: "@", type: "A", content: "203.0.113.10" }, { name: "@", type: "MX", content: "mx.example.net", priority: 10 }],',
-    "});",
-  ].join("\n"),
-  MailDomain: 'const mail = new cloud.MailDomain("mail", { name: "mail.example.com" }); // mail.records: what to publish',
-  MailDomainVerification: 'new cloud.MailDomainVerification("mail", { domainId: mail.id, timeout: "30m" });',
-  Suppression: 'new cloud.Suppression("bounced", { address: "old-customer@example.org" });',
-  Bucket: [
-    'const assets = new cloud.Bucket("assets", {',
-    '  visibility: "PUBLIC_READ",',
-    '  corsRules: [{ allowedMethods: ["GET"], allowedOrigins: ["https://www.example.com"] }],',
-    "});",
-  ].join("\n"),
-  CustomDomain: 'const www = new cloud.CustomDomain("www", { serviceId: web.id, domain: "www.example.com" }); // www.dnsTarget: what to publish',
-  CustomDomainVerification: 'new cloud.CustomDomainVerification("www", { domainId: www.id, timeout: "30m" });',
-  StaticSite: 'const site = new cloud.StaticSite("site", { path: "./public", environmentId: prod.id, name: "marketing", spaFallback: true });',
-};
-
-/** A placeholder value for an example, by property name and type. */
-function sample(name: string, spec: Json): string {
-  if (name.endsWith("Id")) return `${name.slice(0, -2)}.id`;
-  if (spec.type === "boolean") return "true";
-  if (spec.type === "integer" || spec.type === "number") return "1";
-  if (spec.type === "array") return "[]";
-  if (name === "timeout") return '"10m"';
-  if (name === "domain" || (name === "name" && /domain|zone/i.test(spec.description ?? ""))) return '"www.example.com"';
-  return `"${name === "type" ? "WEB" : `my-${name.toLowerCase()}`}"`;
-}
-
-function resourcePage(token: string, r: Json, schema: Json): Page {
+function resourcePage(token: string, r: Json, schema: Json, example: Rendered): Page {
   const name = nameOf(token);
   const required: string[] = r.requiredInputs ?? [];
-  const args = required.map((k) => `  ${k}: ${sample(k, r.inputProperties[k])},`).join("\n");
-  const body = EXAMPLES[name] ?? `const ${name.charAt(0).toLowerCase()}${name.slice(1)} = new cloud.${name}("${name.toLowerCase()}", {\n${args}\n});`;
-  const example = ["```ts", 'import * as cloud from "pulumi-cloudplatform";', "", body, "```"].join("\n");
   const types = typesUsed([...Object.values<Json>(r.inputProperties ?? {}), ...Object.values<Json>(r.properties ?? {})], schema);
+  const own = Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {}))));
   const text = [
     `# ${name}`,
     "",
@@ -134,31 +92,60 @@ function resourcePage(token: string, r: Json, schema: Json): Page {
     "",
     r.description,
     "",
-    "## Example",
-    "",
-    example,
-    "",
-    "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
-    "",
-    "## Inputs",
-    "",
-    "_replaces_: changing the property replaces the object; every other change is made in place.",
-    "",
-    table(r.inputProperties, required, schema, { replaces: true }),
-    "## Outputs",
-    "",
-    "Every input is also an output. Besides:",
-    "",
-    table(Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {})))), undefined, schema),
+    ...exampleMarkdown(example),
+    ...(r.isComponent
+      ? [
+        "A component: the generated SDKs (`pulumi-cloudplatform/native`, Python, Go) have the same class, which the plugin builds (Construct) from native resources, its children.",
+        "",
+        "## Inputs",
+        "",
+        table(r.inputProperties, required, schema),
+        "## Outputs",
+        "",
+        table(r.properties ?? {}, undefined, schema),
+      ]
+      : [
+        "The native SDK (`pulumi-cloudplatform/native`) offers the same class, with `get`.",
+        "",
+        "## Inputs",
+        "",
+        "_replaces_: changing the property replaces the object; every other change is made in place.",
+        "",
+        table(r.inputProperties, required, schema, { replaces: true }),
+        "## Outputs",
+        "",
+        "Every input is also an output. Besides:",
+        "",
+        table(own, undefined, schema),
+      ]),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
+    ...importSection(token),
   ].join("\n");
   return { file: `${name}.md`, text: text.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n" };
 }
 
-function functionPage(token: string, f: Json, schema: Json): Page {
+/** How to adopt an existing object: the import id the resource's read parses (native plugin). */
+function importSection(token: string): string[] {
+  loadAll();
+  const def = Object.values(resources).find((d) => d.token === token);
+  if (!def) return [];
+  const name = nameOf(token);
+  return [
+    "## Import",
+    "",
+    `Import id: \`${def.importId.format}\`. With the native plugin, by the CLI or the \`import\` resource option:`,
+    "",
+    "```sh",
+    `pulumi import ${token} my${name} '${def.importId.format}'`,
+    "```",
+    "",
+    ...(def.importId.note ? [def.importId.note, ""] : []),
+  ];
+}
+
+function functionPage(token: string, f: Json, schema: Json, example: Rendered): Page {
   const name = nameOf(token);
   const required: string[] = f.inputs?.required ?? [];
-  const args = required.map((k) => `${k}: ${sample(k, f.inputs.properties[k])}`).join(", ");
   const types = typesUsed([...Object.values<Json>(f.inputs?.properties ?? {}), ...Object.values<Json>(f.outputs?.properties ?? {})], schema);
   const text = [
     `# ${name}`,
@@ -167,14 +154,8 @@ function functionPage(token: string, f: Json, schema: Json): Page {
     "",
     f.description,
     "",
-    "## Example",
-    "",
-    "```ts",
-    'import * as cloud from "pulumi-cloudplatform";',
-    "",
-    `const result = await cloud.${name}({ ${args} });`,
-    `// or, with inputs that are Outputs: cloud.${name}Output({ ${args} })`,
-    "```",
+    ...exampleMarkdown(example),
+    `Each function has a plain form (a Promise in TypeScript, a value in Python and Go) and an Output form (\`${name}Output\`), which takes Outputs.`,
     "",
     "## Arguments",
     "",
@@ -201,10 +182,22 @@ function configPage(schema: Json): Page {
   return { file: "Provider.md", text: text.trimEnd() + "\n" };
 }
 
-export function buildDocs(schema: Json): Page[] {
+/** Each resource's and function's example program, by name: its own, or one made from its required inputs. */
+export function exampleSources(schema: Json): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) out[nameOf(token)] = EXAMPLES[nameOf(token)] ?? fallbackExample(token, r);
+  for (const token of Object.keys(schema.functions ?? {})) {
+    const example = EXAMPLES[nameOf(token)];
+    if (!example) throw new Error(`scripts/doc-examples.ts has no example for ${nameOf(token)}`);
+    out[nameOf(token)] = example;
+  }
+  return out;
+}
+
+export function buildDocs(schema: Json, examples: Record<string, Rendered>): Page[] {
   const pages: Page[] = [configPage(schema)];
-  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) pages.push(resourcePage(token, r, schema));
-  for (const [token, f] of Object.entries<Json>(schema.functions ?? {})) pages.push(functionPage(token, f, schema));
+  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) pages.push(resourcePage(token, r, schema, examples[nameOf(token)]));
+  for (const [token, f] of Object.entries<Json>(schema.functions ?? {})) pages.push(functionPage(token, f, schema, examples[nameOf(token)]));
   const index = [
     `# ${schema.displayName ?? PKG} reference`,
     "",
@@ -228,7 +221,8 @@ export function buildDocs(schema: Json): Page[] {
 }
 
 export function renderDocs(root: string): Page[] {
-  return buildDocs(JSON.parse(readFileSync(join(root, "schema.json"), "utf8")));
+  const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+  return buildDocs(schema, renderExamples(root, exampleSources(schema)));
 }
 
 if (require.main === module) {

@@ -1,6 +1,9 @@
 // Builds schema.json, the Pulumi package schema, from the zod definitions the provider runs on.
 // `make schema` writes it; test/schema.test.ts fails when the committed file is stale.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { jsonOf, type Json, normalize, pascal } from "./json-schema";
+import { type ComponentDefinition, components } from "../provider/components";
 import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
 import type { ResourceDefinition } from "../provider/resources/framework";
@@ -12,6 +15,15 @@ loadAll();
 type TypeSpec = Json;
 
 const PKG = "cloudplatform";
+/** The project's repository: its releases carry the plugin archives `make plugin` builds, and the Go SDK's module lives in it. */
+export const REPOSITORY = "github.com/pulumi-cloudplatform/pulumi-cloudplatform";
+/**
+ * The engine finds the repository's GitHub release v<version> and downloads its asset
+ * `pulumi-resource-cloudplatform-v<version>-<os>-<arch>.tar.gz`. (The https form with a `${VERSION}`
+ * placeholder would do the same, but `pulumi import` writes the URL into HCL, where `${...}` is a
+ * template, and fails.)
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY}`;
 const types: Record<string, Json> = {};
 
 
@@ -44,7 +56,7 @@ function typeSpec(raw: Json, nameHint: string): TypeSpec {
         type: "object",
         ...(js.description ? { description: js.description } : {}),
         properties: properties(js, nameHint),
-        ...(js.required?.length ? { required: [...js.required].sort() } : {}),
+        ...(present(js).length ? { required: present(js) } : {}),
       };
       return withDocs({ $ref: `#/types/${token}` }, js);
     }
@@ -68,6 +80,15 @@ function stripDocs(spec: TypeSpec): TypeSpec {
   return rest;
 }
 
+/**
+ * The properties that always hold a value: required and not nullable. A nullable output is left
+ * out, so every generated SDK types it as possibly absent (`Output<string | undefined>`, `Optional[str]`).
+ */
+function present(js: Json): string[] {
+  const nullable = (key: string) => (normalize(js.properties?.[key] ?? {}).anyOf ?? []).some((s: Json) => s.type === "null");
+  return [...(js.required ?? [])].filter((k) => !nullable(k)).sort();
+}
+
 function properties(js: Json, owner: string): Json {
   const out: Json = {};
   for (const key of Object.keys(js.properties ?? {}).sort()) {
@@ -87,9 +108,27 @@ function resourceSpec(kind: string, def: ResourceDefinition): Json {
   for (const key of replacingInputs(def)) inputProps[key].replaceOnChanges = true;
   return {
     description: def.description,
+    // Read by tools/sdkgen: the generated class defaults the deleteBeforeReplace option to true.
+    ...(def.deleteBeforeReplace ? { language: { cloudplatform: { deleteBeforeReplace: true } } } : {}),
     properties: props,
-    required: [...(outputs.required ?? [])].sort(),
+    required: present(outputs),
     inputProperties: inputProps,
+    requiredInputs: [...(inputs.required ?? [])].sort(),
+  };
+}
+
+/** A component (served by the plugin's Construct): its inputs, and its outputs with its children as resource references. */
+function componentSpec(kind: string, c: ComponentDefinition): Json {
+  const inputs = jsonOf(c.inputs, "input");
+  const outputs = jsonOf(c.outputs, "output");
+  const props = properties(outputs, kind);
+  for (const [key, child] of Object.entries(c.children)) props[key] = { $ref: `#/resources/${resources[child.kind].token}`, description: child.description };
+  return {
+    isComponent: true,
+    description: c.description,
+    properties: Object.fromEntries(Object.entries(props).sort(([a], [b]) => a.localeCompare(b))),
+    required: [...present(outputs), ...Object.keys(c.children)].sort(),
+    inputProperties: properties(inputs, kind),
     requiredInputs: [...(inputs.required ?? [])].sort(),
   };
 }
@@ -141,6 +180,7 @@ export function buildSchema(): Json {
   };
   const resourceSpecs: Json = {};
   for (const kind of Object.keys(resources).sort()) resourceSpecs[resources[kind].token] = resourceSpec(kind, resources[kind]);
+  for (const kind of Object.keys(components).sort()) resourceSpecs[components[kind].token] = componentSpec(kind, components[kind]);
   const functionSpecs: Json = {};
   for (const name of Object.keys(functions).sort()) {
     const fn = functions[name];
@@ -149,7 +189,7 @@ export function buildSchema(): Json {
     functionSpecs[fn.token] = {
       description: fn.description,
       inputs: { properties: properties(inputs, `${name}Args`), required: [...(inputs.required ?? [])].sort() },
-      outputs: { properties: properties(outputs, `${name}Result`), required: [...(outputs.required ?? [])].sort() },
+      outputs: { properties: properties(outputs, `${name}Result`), required: present(outputs) },
     };
   }
   return {
@@ -160,6 +200,8 @@ export function buildSchema(): Json {
     keywords: ["pulumi", "cloudplatform", "category/cloud"],
     license: "Apache-2.0",
     publisher: "pulumi-cloudplatform",
+    repository: `https://${REPOSITORY}`,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: configVars },
     // The plugin itself falls back to CLOUDPLATFORM_API_KEY: a generated SDK that read it would
     // store the key among the provider's inputs in state.
@@ -170,8 +212,11 @@ export function buildSchema(): Json {
     language: {
       // Program code Pulumi generates (`pulumi import`) imports the native SDK from here.
       nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
-      // The generated Python package carries the schema's version, which is package.json's.
-      python: { respectSchemaVersion: true },
+      // The generated Python package carries the schema's version, which is package.json's, and
+      // its README (which sdkgen also puts beside setup.py, so the wheel's description has it).
+      python: { respectSchemaVersion: true, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
+      // sdk/go is the module (its go.mod is sdkgen's); the package is sdk/go/cloudplatform.
+      go: { importBasePath: `${REPOSITORY}/sdk/go/cloudplatform`, respectSchemaVersion: true },
     },
   };
 }

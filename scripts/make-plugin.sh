@@ -1,33 +1,83 @@
 #!/usr/bin/env bash
-# Builds the plugin tarball that `pulumi plugin install resource cloudplatform <version> --file
-# <tarball>` installs offline: a launcher named pulumi-resource-cloudplatform, and beside it the
-# packed npm package with its production dependencies and the protobuf modules the server uses.
-# It runs wherever node (>= 20) does.
+# Builds the plugin's release archives, one per OS and architecture Node runs on, named and laid
+# out as Pulumi's engine expects them (pulumi-resource-cloudplatform-v<version>-<os>-<arch>.tar.gz,
+# the executable at the archive's root): the engine downloads the one for its platform from the
+# schema's pluginDownloadURL, and `pulumi plugin install resource cloudplatform <version>` takes one
+# with --server <url> or --file <archive>. The plugin is JavaScript, so every archive holds the same
+# packed npm package with the production dependencies the plugin uses (@pulumi/pulumi's runtime
+# among them, for Construct) beside a launcher for the platform: a shell script, or a .cmd on Windows. Each needs
+# `node` (>= 20) on PATH.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 VERSION="$(node -p 'require("./package.json").version')"
-OUT="$ROOT/dist-plugin"
+OUT="${PLUGIN_OUT:-$ROOT/dist-plugin}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
 npm pack --silent --pack-destination "$WORK" >/dev/null
 mkdir -p "$WORK/stage"
 tar xzf "$WORK/pulumi-cloudplatform-$VERSION.tgz" -C "$WORK/stage"
-(cd "$WORK/stage/package" && npm install --omit=dev --omit=peer --ignore-scripts --no-audit --no-fund --no-package-lock --prefer-offline --silent)
-# The server loads only @pulumi/pulumi's generated protobuf modules (a peer dependency of the SDK).
-PULUMI_DIR="$WORK/stage/package/node_modules/@pulumi/pulumi"
-mkdir -p "$PULUMI_DIR"
-cp node_modules/@pulumi/pulumi/package.json "$PULUMI_DIR/"
-cp -r node_modules/@pulumi/pulumi/proto "$PULUMI_DIR/"
-cat > "$WORK/stage/pulumi-resource-cloudplatform" <<'LAUNCHER'
+PKG="$WORK/stage/package"
+# In the archive the package is the plugin, an application: it keeps the dependencies its provider
+# and SDK code requires (found in the compiled code, so none is forgotten), with @pulumi/pulumi, a
+# peer dependency for programs, pinned to the version the package is built and tested with; the
+# emulator and its dependencies stay out.
+PULUMI_VERSION="$(node -p 'require("./node_modules/@pulumi/pulumi/package.json").version')"
+rm -rf "$PKG/dist/emulator"
+node -e '
+  const fs = require("fs"), path = require("path");
+  const [file, pulumiVersion] = process.argv.slice(1), dir = path.dirname(file);
+  const p = JSON.parse(fs.readFileSync(file, "utf8"));
+  const used = new Set();
+  const scan = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) => {
+    const f = path.join(d, e.name);
+    if (e.isDirectory()) return scan(f);
+    if (!f.endsWith(".js")) return;
+    for (const m of fs.readFileSync(f, "utf8").matchAll(/require\("((?:@[^/"]+\/)?[^/"]+)/g)) used.add(m[1]);
+  });
+  ["dist/provider", "dist/sdk"].forEach((d) => scan(path.join(dir, d)));
+  p.dependencies = Object.fromEntries(Object.entries(p.dependencies).filter(([name]) => used.has(name)));
+  p.dependencies["@pulumi/pulumi"] = pulumiVersion;
+  for (const k of ["peerDependencies", "devDependencies", "scripts"]) delete p[k];
+  delete p.bin["cloudplatform-emulator"];
+  delete p.exports["./emulator"];
+  fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n");
+  console.error(`make-plugin: the plugin depends on ${Object.keys(p.dependencies).sort().join(", ")}`);
+' "$PKG/package.json" "$PULUMI_VERSION"
+(cd "$PKG" && npm install --omit=dev --omit=peer --ignore-scripts --no-audit --no-fund --no-package-lock --prefer-offline --silent)
+if find "$PKG/node_modules" -name '*.node' -o -name binding.gyp | grep -q .; then
+  echo "make-plugin: a production dependency has native code; the archives would not run on every platform" >&2
+  exit 1
+fi
+chmod +x "$PKG/bin/pulumi-resource-cloudplatform"
+
+cat > "$WORK/pulumi-resource-cloudplatform" <<'LAUNCHER'
 #!/bin/sh
-# The cloudplatform resource plugin: runs the packaged server with the node on PATH.
+# The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20).
 exec node "$(dirname "$0")/package/bin/pulumi-resource-cloudplatform" "$@"
 LAUNCHER
-chmod +x "$WORK/stage/pulumi-resource-cloudplatform" "$WORK/stage/package/bin/pulumi-resource-cloudplatform"
+chmod +x "$WORK/pulumi-resource-cloudplatform"
+printf '@echo off\r\nrem The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20).\r\nnode "%%~dp0package\\bin\\pulumi-resource-cloudplatform" %%*\r\n' > "$WORK/pulumi-resource-cloudplatform.cmd"
+
 mkdir -p "$OUT"
-TARBALL="$OUT/pulumi-resource-cloudplatform-v$VERSION.tar.gz"
-tar czf "$TARBALL" -C "$WORK/stage" pulumi-resource-cloudplatform package
-echo "$TARBALL"
+rm -f "$OUT"/pulumi-resource-cloudplatform-v*.tar.gz
+for os in linux darwin windows; do
+  launcher=pulumi-resource-cloudplatform
+  [ "$os" = windows ] && launcher=pulumi-resource-cloudplatform.cmd
+  cp -p "$WORK/$launcher" "$WORK/stage/$launcher"
+  first=""
+  for arch in amd64 arm64; do
+    archive="$OUT/pulumi-resource-cloudplatform-v$VERSION-$os-$arch.tar.gz"
+    if [ -n "$first" ]; then
+      cp "$first" "$archive" # JavaScript: the same archive serves both architectures
+    else
+      # Sorted entries, no owners, no times: the same content gives the same bytes.
+      tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$WORK/stage" -cf - "$launcher" package | gzip -n > "$archive"
+      first="$archive"
+    fi
+    echo "$archive"
+  done
+  rm -f "$WORK/stage/$launcher"
+done

@@ -1,7 +1,7 @@
 // Runs Pulumi programs with the toolchain `make tools` built: the file backend, a passphrase,
 // an isolated PULUMI_HOME, no update checks and no plugin downloads. Shared by the demo, the
 // tests and the benches.
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,7 +20,10 @@ export interface StackHandle {
 }
 
 export interface OpenStackOptions {
+  /** The program's folder; with `program`, the inline program's work folder. */
   programDir: string;
+  /** An inline program (Automation API), run in this process, with this project name. */
+  program?: { projectName: string; run: PulumiFn };
   stackName: string;
   /** Environment for the CLI and the provider (CLOUDPLATFORM_* and the like). */
   env?: Record<string, string>;
@@ -48,10 +51,10 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     ...opts.env,
   };
   const pulumiCommand = await PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true });
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: opts.stackName, workDir: opts.programDir },
-    { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" },
-  );
+  const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
+  const stack = opts.program
+    ? await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: opts.program.projectName, program: opts.program.run }, { ...workspace, workDir: opts.programDir })
+    : await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),

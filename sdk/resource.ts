@@ -54,11 +54,13 @@ export abstract class Resource extends pulumi.dynamic.Resource {
     Object.assign(props, args);
     props[IDENTITY_INPUT] = identity(kind, name, opts.parent);
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...meta.secretOutputs];
+    // Unique names: a forced replacement (`--replace`) deletes the old object first, unless the program says otherwise.
+    const defaults = meta.deleteBeforeReplace && opts.deleteBeforeReplace === undefined ? { deleteBeforeReplace: true } : {};
     super(
       providerModule(kind),
       name,
       props,
-      additionalSecretOutputs.length ? { ...opts, additionalSecretOutputs } : opts,
+      { ...opts, ...defaults, ...(additionalSecretOutputs.length ? { additionalSecretOutputs } : {}) },
       "cloudplatform",
       kind,
     );

@@ -78,7 +78,9 @@ export interface BucketState {
    */
   readonly createdAt: string | null;
   /**
-   * Address of the bucket's object API.
+   * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access
+   * key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region,
+   * forcePathStyle: true, credentials })`).
    */
   readonly endpoint: string | null;
   /**
@@ -94,7 +96,8 @@ export interface BucketState {
    */
   readonly policy: string | null;
   /**
-   * Public address of the objects; null unless PUBLIC_READ.
+   * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless
+   * PUBLIC_READ.
    */
   readonly publicBaseUrl: string | null;
   /**
@@ -614,7 +617,7 @@ export interface EnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
@@ -622,7 +625,8 @@ export interface EnvVarArgs {
    */
   serviceId: pulumi.Input<string>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1204,11 +1208,12 @@ export interface ServiceEnvVarArgs {
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   secret?: pulumi.Input<boolean>;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   value: pulumi.Input<string>;
 }
@@ -1459,11 +1464,12 @@ export interface ServiceEnvVar {
    */
   readonly scope: "ALL" | "PROD" | "UAT" | "DEV";
   /**
-   * Hide the value from read-only members; default false.
+   * Hide the value from read-only members, and keep it secret in state; default false.
    */
   readonly secret: boolean;
   /**
-   * Value. Always stored as a secret in state.
+   * Value. Secret in state when `secret` is true, or when the program gives it as a secret;
+   * otherwise plain, so its changes and drift show.
    */
   readonly value: string;
 }
@@ -1573,8 +1579,8 @@ export interface SuppressionArgs {
    */
   address: pulumi.Input<string>;
   /**
-   * Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the
-   * suppression.
+   * Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace
+   * the key reaches. Changing it replaces the suppression.
    */
   workspaceId?: pulumi.Input<string>;
 }
@@ -1596,7 +1602,8 @@ export interface SuppressionState {
    */
   readonly reason: string | null;
   /**
-   * Workspace of the suppression list, when set.
+   * Workspace of the suppression list; null only in state written before the provider recorded it
+   * (the key's own workspace).
    */
   readonly workspaceId: string | null;
 }
@@ -1632,7 +1639,9 @@ export interface GetBucketResult {
    */
   readonly createdAt: string | null;
   /**
-   * Address of the bucket's object API.
+   * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access
+   * key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region,
+   * forcePathStyle: true, credentials })`).
    */
   readonly endpoint: string | null;
   /**
@@ -1648,7 +1657,8 @@ export interface GetBucketResult {
    */
   readonly policy: string | null;
   /**
-   * Public address of the objects; null unless PUBLIC_READ.
+   * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless
+   * PUBLIC_READ.
    */
   readonly publicBaseUrl: string | null;
   /**
@@ -2301,8 +2311,8 @@ export interface StorageAccessKey {
   readonly updatedAt: string | null;
 }
 
-/** @internal Output property names and always-secret outputs of each resource. */
-export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[] }> = {
+/** @internal Output property names, always-secret outputs and the deleteBeforeReplace default of each resource. */
+export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = {
   "Bucket": {
     "outputs": [
       "name",
@@ -2316,7 +2326,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "publicBaseUrl",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomain": {
     "outputs": [
@@ -2328,7 +2339,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "CustomDomainVerification": {
     "outputs": [
@@ -2341,7 +2353,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "DnsRecord": {
     "outputs": [
@@ -2358,7 +2371,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsRecordSet": {
     "outputs": [
@@ -2366,7 +2380,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "zoneName",
       "records"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZone": {
     "outputs": [
@@ -2381,7 +2396,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "DnsZoneVerification": {
     "outputs": [
@@ -2392,7 +2408,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "EnvVar": {
     "outputs": [
@@ -2405,7 +2422,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "value"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Environment": {
     "outputs": [
@@ -2418,7 +2436,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomain": {
     "outputs": [
@@ -2436,7 +2455,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "MailDomainVerification": {
     "outputs": [
@@ -2453,7 +2473,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "verifiedAt",
       "timeout"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": false
   },
   "Project": {
     "outputs": [
@@ -2467,7 +2488,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt",
       "updatedAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "SecretFile": {
     "outputs": [
@@ -2478,7 +2500,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
     ],
     "secretOutputs": [
       "content"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "Service": {
     "outputs": [
@@ -2535,11 +2558,10 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "createdAt"
     ],
     "secretOutputs": [
-      "envVars",
-      "secretFiles",
       "dbPassword",
       "connection"
-    ]
+    ],
+    "deleteBeforeReplace": true
   },
   "StaticSite": {
     "outputs": [
@@ -2555,7 +2577,8 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "deployId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   },
   "Suppression": {
     "outputs": [
@@ -2564,6 +2587,7 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "workspaceId",
       "createdAt"
     ],
-    "secretOutputs": []
+    "secretOutputs": [],
+    "deleteBeforeReplace": true
   }
 };

@@ -7,6 +7,8 @@ import { renderSchema } from "../scripts/gen-schema";
 import { renderSdkTypes } from "../scripts/gen-sdk-types";
 import { renderDocs } from "../scripts/gen-docs";
 import { ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
+import { components } from "../provider/components";
+import { componentTokens } from "../provider/plugin/construct";
 import { resources } from "../provider/resources";
 import * as sdk from "../sdk";
 
@@ -20,18 +22,24 @@ test("sdk/types.ts matches the definitions (run `make schema` after changing a r
   expect(readFileSync(join(ROOT, "sdk", "types.ts"), "utf8") === renderSdkTypes()).toBe(true);
 });
 
-test.each([["nodejs", "native"], ["python", "python"]])("the %s SDK (sdk/%s) is what Pulumi's codegen makes of schema.json (run `make schema`)", (language, folder) => {
+test.each([["nodejs", "native"], ["python", "python"], ["go", "go"]])("the %s SDK (sdk/%s) is what Pulumi's codegen makes of schema.json (run `make schema`)", (language, folder) => {
   const out = mkdtempSync(join(tmpdir(), `${folder}-sdk-`));
   try {
     execFileSync(join(TOOLS_BIN, "sdkgen"), [language, join(ROOT, "schema.json"), out], { stdio: "pipe" });
     const files = (dir: string) => (readdirSync(dir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
       .filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-      // What building the wheel leaves beside the sources is not part of the SDK.
-      .filter((f) => !/^(build\/|[^/]+\.egg-info\/)|__pycache__/.test(f)).sort();
+      // What building the wheel leaves beside the sources is not part of the SDK; the Go module's
+      // go.mod and go.sum are `go mod tidy`'s (its module line is checked below).
+      .filter((f) => !/^(build\/|[^/]+\.egg-info\/)|__pycache__|^go\.(mod|sum)$/.test(f)).sort();
     const committedDir = join(ROOT, "sdk", folder);
     expect(files(committedDir)).toEqual(files(out));
     const stale = files(out).filter((f) => readFileSync(join(out, f), "utf8") !== readFileSync(join(committedDir, f), "utf8"));
     expect(stale).toEqual([]);
+    if (language === "go") {
+      const moduleLine = (dir: string) => readFileSync(join(dir, "go.mod"), "utf8").split("\n")[0];
+      expect(moduleLine(committedDir)).toBe(moduleLine(out));
+      expect(readFileSync(join(committedDir, "go.mod"), "utf8")).toContain("github.com/pulumi/pulumi/sdk/v3 v3.248.0");
+    }
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -79,4 +87,27 @@ test("every resource has an SDK class and a complete schema entry", () => {
     }
   }
   expect(schema.config.variables.apiKey.secret).toBe(true);
+});
+
+test("the components are in schema.json as components, with their children as resource outputs, and the plugin constructs each", () => {
+  const schema = JSON.parse(committed());
+  const listed = Object.entries<any>(schema.resources).filter(([, r]) => r.isComponent).map(([token]) => token).sort();
+  expect(listed).toEqual(["cloudplatform:index:VerifiedCustomDomain", "cloudplatform:index:VerifiedMailDomain"]);
+  expect([...componentTokens].sort()).toEqual(listed);
+  for (const c of Object.values(components)) {
+    const entry = schema.resources[c.token];
+    expect(Object.keys(entry.inputProperties).sort()).toEqual(Object.keys(c.inputs.shape).sort());
+    for (const [key, child] of Object.entries(c.children)) expect(entry.properties[key].$ref).toBe(`#/resources/${resources[child.kind].token}`);
+  }
+  expect(schema.resources["cloudplatform:index:VerifiedMailDomain"].requiredInputs).toEqual(["name", "zoneId"]);
+});
+
+test("schema.json names where the plugin is downloaded from, and the Go SDK's import path", () => {
+  const schema = JSON.parse(committed());
+  expect(schema.pluginDownloadURL).toBe("github://api.github.com/pulumi-cloudplatform/pulumi-cloudplatform");
+  expect(schema.language.go.importBasePath).toBe("github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform");
+  // each generated SDK asks the engine for the plugin at that address
+  expect(readFileSync(join(ROOT, "sdk", "native", "utilities.ts"), "utf8")).toContain(schema.pluginDownloadURL);
+  expect(readFileSync(join(ROOT, "sdk", "python", "pulumi_cloudplatform", "_utilities.py"), "utf8")).toContain(schema.pluginDownloadURL);
+  expect(readFileSync(join(ROOT, "sdk", "go", "cloudplatform", "internal", "pulumiUtilities.go"), "utf8")).toContain(schema.pluginDownloadURL);
 });

@@ -3,8 +3,8 @@
 // which creates a site, needs PLATFORM_API. They run the same model as POST /v1/static-*.
 import { SCOPES } from "../auth";
 import { parse } from "../http";
-import { deployView } from "../models/deploys";
-import { getService, serviceView } from "../models/services";
+import { acceptedDeployView } from "../models/deploys";
+import { acceptedServiceView, getService } from "../models/services";
 import { deploySite, publishSite, publishSiteBody, reserveUpload, reserveUploadBody, staticDeployBody } from "../models/static-sites";
 import { operation, type GraphQLArea } from "./operation";
 
@@ -37,11 +37,11 @@ type StaticSite { site: StaticSiteService! deploy: StaticDeploy! }
       createStaticUpload: operation(SCOPES.Wdp, (args, { emu, principal }) => reserveUpload(emu, principal, parse(reserveUploadBody, args))),
       deployStaticSite: operation(SCOPES.Wp, (args, { emu, principal }) => {
         const { site, deploy } = publishSite(emu, principal, parse(publishSiteBody, compact(args)));
-        return { site: serviceView(emu, site), deploy: deployView(emu, deploy) };
+        return { site: acceptedServiceView(emu, site), deploy: acceptedDeployView(emu, deploy) };
       }),
       redeployStaticSite: operation(SCOPES.Wdp, ({ serviceId, ...rest }, { emu, principal }) => {
         const site = getService(emu, principal, serviceId);
-        return deployView(emu, deploySite(emu, principal, site, parse(staticDeployBody, compact(rest))));
+        return acceptedDeployView(emu, deploySite(emu, principal, site, parse(staticDeployBody, compact(rest))));
       }),
     },
   },

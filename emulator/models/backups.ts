@@ -1,13 +1,18 @@
 // Backups and restores (infrastructure routes §2.5, §3, §4.7) of a POSTGRES service's real database.
-// The dump is taken when the backup is requested and kept in memory; the record then moves
-// PENDING -> RUNNING -> COMPLETED on the emulator clock. A restore takes a safety backup
-// (trigger PRE_RESTORE), then replaces the live data with the backup's at once; its record moves
-// on the clock the same way.
+// The dump is taken when the backup is requested and written to <dataDir>/backups/<id>.sql, so it
+// survives a restart; the record is answered PENDING (202, whatever --speed says), then moves
+// RUNNING -> COMPLETED on the emulator clock. A restore takes a safety backup (trigger
+// PRE_RESTORE), then replaces the live data with the backup's at once; its record is answered
+// PENDING and moves on the clock the same way.
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import type { Principal } from "../auth";
+import { extendControl } from "../control";
 import type { Emu } from "../emu";
-import { CodedError, conflict, notFound } from "../errors";
+import { CodedError, conflict, notFound, PlatformError } from "../errors";
 import { newId } from "../store";
-import { realDatabase, requireRealEngine } from "../postgres";
+import { dataDir, databaseRunning, existingDataDir, requireRealEngine, withDatabase } from "../postgres";
 import { dumpSql, restoreSql } from "../postgres-sql";
 import { getService, type Service, speedMs } from "./lifecycle";
 
@@ -36,17 +41,23 @@ export interface RestoreRow extends Timed {
 export const backups = (emu: Emu) => emu.store.table<BackupRow>("databaseBackups");
 export const restores = (emu: Emu) => emu.store.table<RestoreRow>("databaseRestores");
 
-// Dumps stay in memory: after a restart from a state file, restoring an old backup fails with BACKUP_FILE_MISSING.
-const dumps = new WeakMap<Emu, Map<string, string>>();
-function dumpsOf(emu: Emu): Map<string, string> {
-  let m = dumps.get(emu);
-  if (!m) {
-    dumps.set(emu, (m = new Map()));
-    const all = m;
-    emu.on("reset", () => all.clear());
-    emu.on("service.deleted", (svc: Service) => deleteBackupsOf(emu, svc.id));
-  }
-  return m;
+const dumpsDir = (emu: Emu) => path.join(dataDir(emu), "backups");
+const dumpFile = (emu: Emu, id: string) => path.join(dumpsDir(emu), `${id}.sql`);
+
+extendControl((_app, emu) => {
+  emu.on("reset", () => {
+    const dir = existingDataDir(emu);
+    if (dir) void rm(path.join(dir, "backups"), { recursive: true, force: true });
+  });
+  emu.on("service.deleted", (svc: Service) => deleteBackupsOf(emu, svc.id));
+});
+
+/** Written whole or not at all: a crash mid-write leaves no torn dump under the backup's name. */
+async function writeDump(emu: Emu, id: string, sql: string): Promise<void> {
+  mkdirSync(dumpsDir(emu), { recursive: true, mode: 0o700 });
+  const tmp = `${dumpFile(emu, id)}.tmp`;
+  await writeFile(tmp, sql, { mode: 0o600 });
+  await rename(tmp, dumpFile(emu, id));
 }
 
 function phase(emu: Emu, r: Timed) {
@@ -63,8 +74,11 @@ function phase(emu: Emu, r: Timed) {
   };
 }
 
-export function backupView(emu: Emu, b: BackupRow) {
-  const p = phase(emu, b);
+/** A record just accepted is PENDING in the 202 that creates it, whatever the clock says. */
+const accepted = (p: ReturnType<typeof phase>) => ({ ...p, status: "PENDING", startedAt: null, completedAt: null });
+
+export function backupView(emu: Emu, b: BackupRow, justAccepted = false) {
+  const p = justAccepted ? accepted(phase(emu, b)) : phase(emu, b);
   const days = RETENTION_DAYS[b.trigger] ?? 30;
   return {
     id: b.id, serviceId: b.serviceId, status: p.status, trigger: b.trigger,
@@ -75,8 +89,8 @@ export function backupView(emu: Emu, b: BackupRow) {
   };
 }
 
-export function restoreView(emu: Emu, r: RestoreRow) {
-  const p = phase(emu, r);
+export function restoreView(emu: Emu, r: RestoreRow, justAccepted = false) {
+  const p = justAccepted ? accepted(phase(emu, r)) : phase(emu, r);
   return {
     id: r.id, serviceId: r.serviceId, backupId: r.backupId, safetyBackupId: r.safetyBackupId, status: p.status,
     error: p.status === "FAILED" ? r.error : null, errorCode: p.status === "FAILED" ? r.errorCode : null,
@@ -89,18 +103,22 @@ const timing = (emu: Emu) => ({ createdAtMs: emu.clock.now(), pendingMs: speedMs
 /** Newest first; a service whose engine the emulator does not run answers NOT_SUPPORTED. */
 export function backupsOf(emu: Emu, svc: Service): BackupRow[] {
   requireRealEngine(svc);
-  dumpsOf(emu);
   return backups(emu).where((b) => b.serviceId === svc.id).sort((a, b) => b.createdAtMs - a.createdAtMs || (b.trigger === "PRE_RESTORE" ? -1 : 1));
 }
 
 export async function takeBackup(emu: Emu, svc: Service, trigger: BackupRow["trigger"]): Promise<BackupRow> {
-  const db = await realDatabase(emu, svc);
-  const sql = await dumpSql(db);
-  const row = backups(emu).insert({
-    id: newId(), serviceId: svc.id, trigger, sizeBytes: Buffer.byteLength(sql), region: svc.region, ...timing(emu), error: null, errorCode: null,
-  });
-  dumpsOf(emu).set(row.id, sql);
-  return row;
+  const id = newId();
+  const base = { id, serviceId: svc.id, trigger, region: svc.region, ...timing(emu) };
+  let sql: string;
+  try {
+    // One snapshot, as a superuser: the dump is consistent and sees every object of the database.
+    sql = await withDatabase(emu, svc, (db) => dumpSql(db), { as: "admin", snapshot: true });
+    await writeDump(emu, id, sql);
+  } catch (e) {
+    if (e instanceof PlatformError) throw e;
+    return backups(emu).insert({ ...base, sizeBytes: 0, error: `The dump failed: ${(e as Error).message}`, errorCode: "DUMP_FAILED" });
+  }
+  return backups(emu).insert({ ...base, sizeBytes: Buffer.byteLength(sql), error: null, errorCode: null });
 }
 
 export function getBackup(emu: Emu, who: Principal, id: string): { backup: BackupRow; svc: Service } {
@@ -117,20 +135,24 @@ export function getRestore(emu: Emu, who: Principal, id: string): RestoreRow {
 }
 
 export async function restoreBackup(emu: Emu, svc: Service, backup: BackupRow): Promise<RestoreRow> {
-  await realDatabase(emu, svc);
+  await databaseRunning(emu, svc);
   const status = backupView(emu, backup).status;
   if (status !== "COMPLETED") throw conflict(`Backup ${backup.id} is ${status}; only a COMPLETED backup can be restored`);
   const busy = restores(emu).find((r) => r.serviceId === svc.id && ["PENDING", "RUNNING"].includes(phase(emu, r).status));
   if (busy) throw new CodedError(409, "ALREADY_RUNNING", `restore ${busy.id} of this service is still running`);
   const base = { id: newId(), serviceId: svc.id, backupId: backup.id, ...timing(emu) };
-  const sql = dumpsOf(emu).get(backup.id);
+  const sql = await readFile(dumpFile(emu, backup.id), "utf8").catch(() => undefined);
   if (sql === undefined) {
-    return restores(emu).insert({ ...base, safetyBackupId: null, error: "The backup's dump is no longer held (the emulator restarted since it was taken)", errorCode: "BACKUP_FILE_MISSING" });
+    return restores(emu).insert({ ...base, safetyBackupId: null, error: `The backup's dump file is missing from ${dumpsDir(emu)}`, errorCode: "BACKUP_FILE_MISSING" });
   }
   const safety = await takeBackup(emu, svc, "PRE_RESTORE");
+  if (safety.errorCode) {
+    return restores(emu).insert({ ...base, safetyBackupId: safety.id, error: "The safety backup failed; the live data was left as it was", errorCode: "SAFETY_BACKUP_FAILED" });
+  }
   try {
-    await restoreSql(await realDatabase(emu, svc), sql);
+    await withDatabase(emu, svc, (db) => restoreSql(db, sql), { as: "admin" });
   } catch (e) {
+    if (e instanceof PlatformError) throw e;
     return restores(emu).insert({ ...base, safetyBackupId: safety.id, error: `Replaying the dump failed; the live data was left as it was: ${(e as Error).message}`, errorCode: "RESTORE_FAILED" });
   }
   return restores(emu).insert({ ...base, safetyBackupId: safety.id, error: null, errorCode: null });
@@ -139,7 +161,7 @@ export async function restoreBackup(emu: Emu, svc: Service, backup: BackupRow): 
 export function deleteBackupsOf(emu: Emu, serviceId: string): void {
   for (const b of backups(emu).where((x) => x.serviceId === serviceId)) {
     backups(emu).delete(b.id);
-    dumps.get(emu)?.delete(b.id);
+    void rm(dumpFile(emu, b.id), { force: true });
   }
   for (const r of restores(emu).where((x) => x.serviceId === serviceId)) restores(emu).delete(r.id);
 }

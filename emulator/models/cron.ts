@@ -192,6 +192,9 @@ export function startManualRun(emu: Emu, svc: Service): CronRun {
   return addRun(emu, svc, "MANUAL", emu.clock.now(), build.commitSha);
 }
 
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findRun = (emu: Emu, id: string): CronRun | undefined => runs(emu).get(id);
+
 export function getRun(emu: Emu, who: Principal, id: string): { run: CronRun; svc: Service } {
   const run = runs(emu).get(id);
   if (!run) throw notFound("Cron run", id);
@@ -234,6 +237,11 @@ export function runView(emu: Emu, r: CronRun) {
     startedAt: status === "QUEUED" ? null : new Date(startMs).toISOString(),
     finishedAt: done ? new Date(endMs).toISOString() : null,
   };
+}
+
+/** A run as the route that started it answers (202): QUEUED, whatever the speed. */
+export function acceptedRunView(emu: Emu, r: CronRun) {
+  return { ...runView(emu, r), status: "QUEUED", exitCode: null, error: null, startedAt: null, finishedAt: null };
 }
 
 /** Log lines of a run, oldest first, as far as the run has got. */

@@ -68,6 +68,10 @@ export function getCustomDomain(emu: Emu, who: Principal, id: string): CustomDom
 export const customDomainsOf = (emu: Emu, serviceId: string) =>
   domains(emu).where((d) => d.serviceId === serviceId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
+/** A workspace's custom domains, oldest first. */
+export const customDomainsIn = (emu: Emu, workspaceId: string) =>
+  domains(emu).where((d) => d.workspaceId === workspaceId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
 /** Detaches the domain; the redeploy drops its route. */
 export function removeCustomDomain(emu: Emu, d: CustomDomain): void {
   domains(emu).delete(d.id);

@@ -3,13 +3,13 @@
 // short-lived presigned URL on the emulator itself: GET {baseUrl}/_exports/{id}?expires=&signature=.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { PGlite } from "@electric-sql/pglite";
 import { extendControl } from "../control";
 import type { Emu } from "../emu";
-import { badRequest, forbidden, notFound } from "../errors";
+import { badRequest, forbidden, notFound, PlatformError } from "../errors";
 import { newId } from "../store";
-import { realDatabase } from "../postgres";
-import { dumpSql, runStatement, tableCsv, tableJson, tableOid, type TableRef } from "../postgres-sql";
+import { archiveOf, withDatabase } from "../postgres";
+import type { Sql } from "../postgres-engine";
+import { dumpSql, redactStatement, runStatement, tableCsv, tableJson, tableOid, type TableRef } from "../postgres-sql";
 import type { Service } from "./lifecycle";
 
 export const EXPORT_TTL_MS = 15 * 60_000;
@@ -24,16 +24,23 @@ export const tableExportBody = z.object({ format: z.enum(["CSV", "JSON", "SQL"])
 
 // ---- console ----
 export async function runQuery(emu: Emu, svc: Service, body: z.infer<typeof queryBody>) {
-  const db = await realDatabase(emu, svc);
+  const started = performance.now();
+  // Logged without its values: literals become `?`.
+  const log = (fields: Record<string, unknown>) =>
+    emu.log({ kind: "sql", msg: redactStatement(body.statement), serviceId: svc.id, durationMs: Math.round(performance.now() - started), ...fields });
   try {
-    return { engine: svc.type, ...(await runStatement(db, body.statement, body.maxRows ?? MAX_ROWS.default)) };
+    const out = await withDatabase(emu, svc, (db) => runStatement(db, body.statement, body.maxRows ?? MAX_ROWS.default));
+    log({ command: out.message, rowCount: out.rowCount });
+    return { engine: svc.type, ...out };
   } catch (e) {
+    if (e instanceof PlatformError) throw e;
+    log({ error: (e as { code?: string }).code ?? "ERROR" });
     // The engine's own message, as a console shows it; the statement is the caller's, not echoed.
     throw badRequest(`statement: ${(e as Error).message}`);
   }
 }
 
-export async function findTable(db: PGlite, t: TableRef): Promise<number> {
+export async function findTable(db: Sql, t: TableRef): Promise<number> {
   const oid = await tableOid(db, t);
   if (oid === undefined) throw notFound("Table", `${t.schema}.${t.name}`);
   return oid;
@@ -66,23 +73,28 @@ function publish(emu: Emu, content: Buffer, filename: string, format: string, co
 const stamp = (emu: Emu) => emu.now().replace(/[-:]/g, "").replace(/\..*$/, "");
 
 export async function exportDatabase(emu: Emu, svc: Service, format: "SQL" | "ARCHIVE") {
-  const db = await realDatabase(emu, svc);
   const base = `${svc.db!.name}-${stamp(emu)}`;
-  if (format === "SQL") return publish(emu, Buffer.from(await dumpSql(db), "utf8"), `${base}.sql`, format, "application/sql");
-  // The whole data directory as PGlite writes it: load it with `new PGlite({ loadDataDir })`.
-  const blob = await db.dumpDataDir("gzip");
-  return publish(emu, Buffer.from(await blob.arrayBuffer()), `${base}.tar.gz`, format, "application/gzip");
+  if (format === "SQL") {
+    const dump = await withDatabase(emu, svc, (db) => dumpSql(db), { as: "admin", snapshot: true });
+    return publish(emu, Buffer.from(dump, "utf8"), `${base}.sql`, format, "application/sql");
+  }
+  // The engine's own archive: pg_dump's custom format (pg_restore reads it), or PGlite's data directory.
+  const archive = await archiveOf(emu, svc);
+  return publish(emu, archive.content, `${base}.${archive.extension}`, format, archive.contentType);
 }
 
 export async function exportTable(emu: Emu, svc: Service, name: string, body: z.infer<typeof tableExportBody>) {
-  const db = await realDatabase(emu, svc);
   const t = { schema: body.schema ?? "public", name };
-  const oid = await findTable(db, t);
   const format = body.format ?? "CSV";
+  const content = await withDatabase(emu, svc, async (db) => {
+    const oid = await findTable(db, t);
+    if (format === "CSV") return tableCsv(db, t, oid);
+    if (format === "JSON") return tableJson(db, t);
+    return dumpSql(db, t);
+  }, { as: "admin", snapshot: true });
   const base = `${t.schema === "public" ? "" : `${t.schema}.`}${t.name}-${stamp(emu)}`;
-  if (format === "CSV") return publish(emu, Buffer.from(await tableCsv(db, t, oid), "utf8"), `${base}.csv`, format, "text/csv");
-  if (format === "JSON") return publish(emu, Buffer.from(await tableJson(db, t), "utf8"), `${base}.json`, format, "application/json");
-  return publish(emu, Buffer.from(await dumpSql(db, t), "utf8"), `${base}.sql`, format, "application/sql");
+  const kind = { CSV: ["csv", "text/csv"], JSON: ["json", "application/json"], SQL: ["sql", "application/sql"] }[format];
+  return publish(emu, Buffer.from(content, "utf8"), `${base}.${kind[0]}`, format, kind[1]);
 }
 
 extendControl((app, emu) => {

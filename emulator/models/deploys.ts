@@ -151,6 +151,11 @@ export function deployView(emu: Emu, d: Deploy) {
   };
 }
 
+/** The deploy as the route that queued it answers (202): QUEUED, not started, whatever the speed. */
+export function acceptedDeployView(emu: Emu, d: Deploy) {
+  return { ...deployView(emu, d), status: "QUEUED", error: null, errorCode: null, durationMs: null, startedAt: null, finishedAt: null };
+}
+
 type Line = { at: number; line: string; stream: "STDOUT" | "STDERR" | "SYSTEM"; level: "INFO" | "WARN" | "ERROR" };
 
 function allLines(emu: Emu, d: Deploy, svc: Service | undefined): Line[] {

@@ -1,5 +1,7 @@
 // The outgoing message of a send (conventions §2.1) and its limits (§8): every rule answers 400
-// naming the field, except the size, which is 413. All broken rules are reported at once.
+// naming the field, except the size, which is 413. All broken rules are reported at once. A field
+// that ends up in a header line (addresses and their names, the subject, header values, an
+// attachment's filename, type and id) must not hold a line break: CR or LF would inject headers.
 import { z } from "zod";
 import { badRequest, tooLarge } from "../errors";
 
@@ -46,6 +48,8 @@ const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Linear on purpose: a grouped pattern overflows the regex stack on a 10 MiB attachment. */
 const isBase64 = (s: string) => s.length % 4 === 0 && BASE64_CHARS.test(s);
 const KEY_RULE = /^[\x21-\x7e]{1,255}$/;
+const LINE_BREAK = /[\r\n]/;
+const NO_BREAKS = "must not contain a line break (CR or LF): it goes into a header line";
 
 /** `Name <address>`, `"Name" <address>` or a bare address; undefined when the address is not one. */
 export function parseAddress(raw: string): Address | undefined {
@@ -78,6 +82,7 @@ export function parseMessage(body: unknown): Message {
 
   let from: Address | undefined;
   if (typeof body.from !== "string" || !body.from.trim()) fail("from", "is required: 'Name <address>' or a bare address");
+  else if (LINE_BREAK.test(body.from)) fail("from", NO_BREAKS);
   else if (!(from = parseAddress(body.from))) fail("from", `'${body.from}' is not an address: expected 'Name <address>' or a bare address`);
 
   const list = (field: string, value: unknown, required: boolean): Address[] => {
@@ -93,9 +98,11 @@ export function parseMessage(body: unknown): Message {
     if (required && items.length === 0) fail(field, "needs at least one address");
     const out: Address[] = [];
     items.forEach((item, i) => {
+      const at = Array.isArray(value) ? `${field}[${i}]` : field;
+      if (typeof item === "string" && LINE_BREAK.test(item)) return fail(at, NO_BREAKS);
       const a = typeof item === "string" ? parseAddress(item) : undefined;
       if (a) out.push(a);
-      else fail(Array.isArray(value) ? `${field}[${i}]` : field, `${JSON.stringify(item)} is not an address`);
+      else fail(at, `${JSON.stringify(item)} is not an address`);
     });
     return out;
   };
@@ -110,6 +117,7 @@ export function parseMessage(body: unknown): Message {
   const replyTo = list(body.reply_to !== undefined ? "reply_to" : "replyTo", body.reply_to ?? body.replyTo, false);
 
   if (typeof body.subject !== "string" || body.subject.trim() === "") fail("subject", "is required and must not be empty");
+  else if (LINE_BREAK.test(body.subject)) fail("subject", NO_BREAKS);
   const html = optionalString(body.html, "html", fail);
   const text = optionalString(body.text, "text", fail);
   if (!html && !text) fail("html, text", "at least one of html or text is required and must not be empty");
@@ -120,7 +128,7 @@ export function parseMessage(body: unknown): Message {
   for (const name of headerNames) {
     if (!HEADER_NAME.test(name)) fail(`headers.${name}`, "is not a header name (printable characters, no colon or space)");
     else if (REFUSED_HEADERS.includes(name.toLowerCase())) fail(`headers.${name}`, `is refused: ${REFUSED_HEADERS.map(canonical).join(", ")} are set by the platform or by the message's own fields`);
-    if (/[\r\n]/.test(headers[name])) fail(`headers.${name}`, "a header value must not contain line breaks");
+    if (LINE_BREAK.test(headers[name])) fail(`headers.${name}`, NO_BREAKS);
   }
 
   const tags = stringMap(body.tags, "tags", fail);
@@ -175,16 +183,21 @@ function parseAttachments(v: unknown, fail: (f: string, r: string) => void): Att
     const at = `attachments[${i}]`;
     if (!isPlainObject(a)) return fail(at, "must be an object {filename, content, content_type?, content_id?}");
     if (typeof a.filename !== "string" || !a.filename.trim()) fail(`${at}.filename`, "is required: a non-empty string");
+    // The filename, type and id go into the part's Content-Disposition, Content-Type and Content-ID.
+    for (const f of ["filename", "content_type", "content_id"] as const) {
+      if (typeof a[f] === "string" && LINE_BREAK.test(a[f])) fail(`${at}.${f}`, NO_BREAKS);
+    }
     const content = typeof a.content === "string" ? a.content.replace(/\s+/g, "") : undefined;
     if (content === undefined) fail(`${at}.content`, "is required: the file's bytes as a base64 string");
     else if (!isBase64(content)) fail(`${at}.content`, "is not valid base64");
     for (const f of ["content_type", "content_id"] as const) {
       if (a[f] !== undefined && a[f] !== null && typeof a[f] !== "string") fail(`${at}.${f}`, "must be a string");
     }
-    if (a.content_type && typeof a.content_type === "string" && !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(a.content_type)) {
+    if (a.content_type && typeof a.content_type === "string" && !LINE_BREAK.test(a.content_type) && !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(a.content_type)) {
       fail(`${at}.content_type`, `'${a.content_type}' is not a MIME type (type/subtype)`);
     }
     if (typeof a.filename !== "string" || content === undefined || !isBase64(content)) return;
+    if ((["filename", "content_type", "content_id"] as const).some((f) => typeof a[f] === "string" && LINE_BREAK.test(a[f]))) return;
     out.push({
       filename: a.filename,
       content,

@@ -2,9 +2,8 @@
 // its full content, so an app's own tests can assert what it sent. Also clears the outbox and the
 // suppressions a test's sends left behind (complaint suppressions cannot be deleted through the API).
 import { z } from "zod";
-import { extendControl } from "../control";
+import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
-import { PlatformError } from "../errors";
 import { parse } from "../http";
 import { type EmailRecord, records, recordView, sends, timeBound } from "./emails";
 
@@ -22,11 +21,11 @@ export function outboxView(emu: Emu, r: EmailRecord) {
   };
 }
 
-const outboxQuery = z.object({
+const outboxQuery = z.strictObject({
   to: z.string().optional(),
   since: z.string().optional(),
   workspaceId: z.string().optional(),
-  sandbox: z.enum(["true", "false"]).optional(),
+  sandbox: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
 });
 
 /** Oldest first; `to` matches the record's recipient or one of its cc/bcc, case-insensitively. */
@@ -44,24 +43,21 @@ export function outbox(emu: Emu, query: unknown) {
 }
 
 extendControl((app, emu) => {
-  const answer = (fn: (req: any) => unknown) => async (req: any, reply: any) => {
-    try {
-      const out = fn(req);
-      return out === undefined ? reply.code(204).send() : reply.send(out);
-    } catch (err) {
-      if (err instanceof PlatformError) return reply.code(err.statusCode).send(err.body());
-      throw err;
-    }
-  };
-  app.get("/_emulator/mail/outbox", answer((req) => outbox(emu, req.query)));
-  app.delete("/_emulator/mail/outbox", answer(() => {
-    for (const r of records(emu).all()) records(emu).delete(r.id);
-    for (const s of sends(emu).all()) sends(emu).delete(s.id);
-    emu.save();
-  }));
-  app.delete("/_emulator/mail/suppressions", answer(() => {
-    const table = emu.store.table<{ id: string }>("mailSuppressions");
-    for (const s of table.all()) table.delete(s.id);
-    emu.save();
-  }));
+  controlRoute(app, { method: "GET", url: "/_emulator/mail/outbox", query: outboxQuery, handler: ({ query }) => outbox(emu, query) });
+  controlRoute(app, {
+    method: "DELETE", url: "/_emulator/mail/outbox",
+    handler: () => {
+      for (const r of records(emu).all()) records(emu).delete(r.id);
+      for (const s of sends(emu).all()) sends(emu).delete(s.id);
+      emu.save();
+    },
+  });
+  controlRoute(app, {
+    method: "DELETE", url: "/_emulator/mail/suppressions",
+    handler: () => {
+      const table = emu.store.table<{ id: string }>("mailSuppressions");
+      for (const s of table.all()) table.delete(s.id);
+      emu.save();
+    },
+  });
 });

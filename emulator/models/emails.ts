@@ -130,6 +130,7 @@ export function sendEmail(emu: Emu, who: Principal, ws: Workspace, msg: Message)
       }
     }
   }
+  logSend(emu, send, written);
   const first = written.find((r) => r.outcome !== "rejected") ?? written[0];
   return {
     id: first.id,
@@ -137,6 +138,30 @@ export function sendEmail(emu: Emu, who: Principal, ws: Workspace, msg: Message)
     sandbox: who.isSandbox,
     ...(rejected.length ? { rejected } : {}),
   };
+}
+
+/**
+ * Mail events for the log: each record accepted, with its status; a sandbox outcome at once; a real
+ * record's sent and delivered when the clock reaches them (timers only while a log sink listens).
+ * Addresses and ids only, never the content.
+ */
+function logSend(emu: Emu, send: EmailSend, written: EmailRecord[]): void {
+  const event = (r: EmailRecord, status: string) => emu.log({
+    kind: "mail", msg: `email ${r.id} to ${r.to}: ${status}${r.sandbox ? " (sandbox)" : ""}`,
+    event: status, id: r.id, sendId: send.id, to: r.to, from: send.from, sandbox: r.sandbox,
+  });
+  for (const r of written) {
+    if (r.sandbox || r.outcome === "rejected") {
+      event(r, "accepted");
+      event(r, r.outcome);
+      continue;
+    }
+    event(r, "queued");
+    if (!emu.logSink) continue;
+    const sentIn = speedMs(emu, QUEUE_MS);
+    setTimeout(() => event(r, "sent"), sentIn).unref();
+    setTimeout(() => event(r, r.outcome), sentIn + speedMs(emu, DELIVER_MS)).unref();
+  }
 }
 
 const withoutKey = (body: unknown) => {
@@ -163,8 +188,9 @@ export async function sendBatch(emu: Emu, who: Principal, ws: Workspace, body: u
   for (const item of body) {
     try {
       const r = await sendOnce(emu, who, ws, item, undefined);
-      const b = r.body as { id: string; status: string; rejected?: unknown };
-      out.push(r.status < 300 ? { id: b.id, status: b.status, ...(b.rejected ? { rejected: b.rejected } : {}) } : { error: r.body });
+      const b = r.body as { id: string; status: string; sandbox: boolean; rejected?: unknown };
+      // Each item says what a single send says, sandbox included (conventions §4.3 rule 4).
+      out.push(r.status < 300 ? { id: b.id, status: b.status, sandbox: b.sandbox, ...(b.rejected ? { rejected: b.rejected } : {}) } : { error: r.body });
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
       out.push({ error: err.body() });

@@ -94,7 +94,12 @@ export const services = (emu: Emu) => emu.store.table<Service>("services");
 export const envVars = (emu: Emu) => emu.store.table<EnvVarRow>("serviceEnvVars");
 export const secretFiles = (emu: Emu) => emu.store.table<SecretFileRow>("serviceSecretFiles");
 
-/** A simulated duration at the configured speed (0 = instant). */
+/**
+ * A simulated duration at the configured speed (0 = instant). Whatever the speed, the route that
+ * accepts a piece of work answers with it in its first state (a deploy QUEUED, a service
+ * PROVISIONING, a run QUEUED, a preview CREATING), as the spec's 202s say; at speed 0 it moves on
+ * right after that response, so the next read sees it done (the `accepted*View`s).
+ */
 export const speedMs = (emu: Emu, ms: number) => Math.round(ms * emu.settings.speed);
 export const PROVISION_MS = { app: 3_000, database: 8_000 };
 

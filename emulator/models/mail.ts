@@ -4,10 +4,9 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiKey, Principal, Workspace } from "../auth";
-import { extendControl } from "../control";
+import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
-import { parse } from "../http";
 import { newId } from "../store";
 import { domainName, isApex, organisationalDomain, within, zonesOf } from "./dns";
 import { checkRegion } from "./projects";
@@ -281,6 +280,10 @@ export function verifyDomain(emu: Emu, d: MailDomain) {
     }
   }
   const updated = domains(emu).update(d.id, patch);
+  emu.log({
+    kind: "mail", msg: `domain ${d.name} verified: ${updated.status}${failing.length ? ` (failing: ${failing.map((r) => r.name).join(", ")})` : ""}`,
+    event: "domain.verify", domainId: d.id, domain: d.name, status: updated.status, failingRecords: failing.map((r) => r.name),
+  });
   return detailView(emu, updated, records, failing.length > 0 && allPending);
 }
 
@@ -292,6 +295,7 @@ export function addSuppression(emu: Emu, ws: Workspace, address: string, reason:
   const a = address.trim().toLowerCase();
   const existing = suppressions(emu).find((s) => s.workspaceId === ws.id && s.address === a);
   if (existing) throw conflict(`address: ${a} is already suppressed (reason ${existing.reason})`);
+  emu.log({ kind: "mail", msg: `${a} suppressed (${reason})`, event: "suppressed", address: a, reason, workspaceId: ws.id });
   return suppressions(emu).insert({ id: newId(), workspaceId: ws.id, address: a, reason, createdAt: emu.now() });
 }
 
@@ -346,23 +350,20 @@ export const mailKeyView = (k: ApiKey) => ({
 });
 
 // ---- control API: a suppression of any reason (complaints cannot be made through the API) ----
-const controlSuppression = z.object({
+const controlSuppression = z.strictObject({
   address: z.email({ error: "must be an email address" }),
-  reason: z.enum(["manual", "unsubscribe", "bounce", "complaint"]).default("complaint"),
-  workspaceId: z.string().optional(),
+  reason: z.enum(["manual", "unsubscribe", "bounce", "complaint"], { error: "must be manual, unsubscribe, bounce or complaint" }).default("complaint"),
+  workspaceId: z.string({ error: "must be a workspace id" }).optional(),
 });
 
 extendControl((app, emu) => {
-  app.post("/_emulator/mail/suppressions", async (req, reply) => {
-    try {
-      const body = parse(controlSuppression, req.body);
+  controlRoute(app, {
+    method: "POST", url: "/_emulator/mail/suppressions", body: controlSuppression, status: 201,
+    handler: ({ body }) => {
       const seeded = emu.store.table<{ id: string; value: { workspaceId: string } }>("seed").get("seed")?.value.workspaceId;
       const ws = emu.store.table<Workspace>("workspaces").get(body.workspaceId ?? seeded ?? "");
       if (!ws) throw notFound("Workspace", body.workspaceId ?? "(seeded)");
-      return reply.code(201).send(suppressionView(addSuppression(emu, ws, body.address, body.reason)));
-    } catch (err: any) {
-      if (typeof err?.statusCode === "number" && typeof err.body === "function") return reply.code(err.statusCode).send(err.body());
-      throw err;
-    }
+      return suppressionView(addSuppression(emu, ws, body.address, body.reason));
+    },
   });
 });

@@ -4,10 +4,9 @@
 // Closing tears the environment down and keeps the record, CLOSED.
 import { z } from "zod";
 import type { Principal } from "../auth";
-import { extendControl } from "../control";
+import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { conflict, notFound } from "../errors";
-import { parse } from "../http";
 import { newId } from "../store";
 import { deploysOf, deployStatus } from "./deploys";
 import { deleteEnvironment, type Environment, type Project } from "./projects";
@@ -37,7 +36,7 @@ const ENV_ONLY_MS = 5_000;
 const previews = (emu: Emu) => emu.store.table<Preview>("previews");
 
 export const previewsEnabledBody = z.object({ enabled: z.boolean({ error: "must be a boolean" }) });
-const openBody = z.object({
+const openBody = z.strictObject({
   serviceId: z.string().min(1, "must be a service id"),
   prNumber: z.number().int("must be an integer").min(1, "must be a positive integer"),
   headRef: z.string().min(1, "must be a branch name"),
@@ -124,6 +123,11 @@ function state(emu: Emu, p: Preview): { status: string; error: string | null; ur
   return { status: "CREATING", error: null, url: null, deployId: deploy.id };
 }
 
+/** A preview as the pull request that opens it sees it: CREATING, whatever the speed. */
+export function openedPreviewView(emu: Emu, p: Preview) {
+  return { ...previewView(emu, p), status: "CREATING", error: null, url: null };
+}
+
 export function previewView(emu: Emu, p: Preview) {
   const s = state(emu, p);
   return {
@@ -151,13 +155,9 @@ export function previewView(emu: Emu, p: Preview) {
 
 // ---- control API and cascades ----
 extendControl((app, emu) => {
-  app.post("/_emulator/previews", async (req, reply) => {
-    try {
-      return reply.code(201).send(previewView(emu, openPreview(emu, parse(openBody, req.body))));
-    } catch (err: any) {
-      if (typeof err?.statusCode === "number" && typeof err.body === "function") return reply.code(err.statusCode).send(err.body());
-      throw err;
-    }
+  controlRoute(app, {
+    method: "POST", url: "/_emulator/previews", body: openBody, status: 201,
+    handler: ({ body }) => openedPreviewView(emu, openPreview(emu, body)),
   });
   // A service's previews go with it; a preview copy going with its environment is not a cascade.
   emu.on("service.deleting", (svc: Service) => {

@@ -82,6 +82,10 @@ export function getProject(emu: Emu, who: Principal, id: string): Project {
   return p;
 }
 
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findProject = (emu: Emu, id: string): Project | undefined => projects(emu).get(id);
+export const findEnvironment = (emu: Emu, id: string): Environment | undefined => environments(emu).get(id);
+
 export function listProjects(emu: Emu, ws: Workspace): Project[] {
   return projects(emu).where((p) => p.workspaceId === ws.id).reverse();
 }

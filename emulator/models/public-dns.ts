@@ -2,13 +2,13 @@
 // platform are answered from its published zones; every other name from the external records the
 // control API sets (the customer's registrar or other DNS host). A new or changed record is
 // visible only once settings.dnsPropagationMs has passed on the emulator's clock.
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { Emu } from "../emu";
-import { extendControl } from "../control";
+import { controlRoute, extendControl } from "../control";
 import { badRequest, notFound } from "../errors";
-import { parse } from "../http";
 import { newId } from "../store";
-import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, recordFqdn, txtValue } from "./dns-records";
+import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, txtValue } from "./dns-records";
 
 export interface ExternalRecord {
   id: string;
@@ -44,46 +44,98 @@ export function delegationOf(emu: Emu, name: string): string | undefined {
 
 export const isDelegated = (emu: Emu, name: string) => delegationOf(emu, name) !== undefined;
 
+/** A record as the zone that serves it holds it now: owner name in full, value as resolvers read it. */
+interface Held {
+  owner: string;
+  type: string;
+  value: string;
+  priority: number | null;
+  ttl: number;
+  /** When resolvers see this value; a previous value still answered while a change propagates has 0. */
+  visibleAt: number;
+  changedAtMs: number;
+}
+
+interface AnsweringZone {
+  /** The zone's apex: a published platform zone, the delegated domain, or the registrable domain at the other DNS host. */
+  apex: string;
+  source: Answer["source"];
+  zone?: DnsZone;
+  delegated?: string;
+  records(opts: { includePending?: boolean }): Held[];
+}
+
+/** The zone that answers for `name`, and its records as resolvers see them now. */
+function answeringZone(emu: Emu, name: string): AnsweringZone {
+  const now = emu.clock.now();
+  const delay = emu.settings.dnsPropagationMs;
+  const delegated = delegationOf(emu, name);
+  const value = (type: string, content: string) => (type === "TXT" ? txtValue(content) : norm(content));
+  if (delegated) {
+    const zone = platformZone(emu, name, delegated);
+    if (!zone) return { apex: delegated, source: "platform", delegated, records: () => [] };
+    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
+    return {
+      apex: zone.name, source: "platform", zone, delegated,
+      records: ({ includePending }) => emu.store.table<DnsRecord>("dnsRecords").where((r) => r.zoneId === zone.id).flatMap((r) => {
+        const owner = recordFqdn(zone.name, r.name);
+        const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
+        const held = (content: string, priority: number | null, at: number): Held => ({
+          owner, type: r.type, value: value(r.type, content), priority, ttl: r.ttl, visibleAt: at, changedAtMs: Date.parse(r.updatedAt),
+        });
+        const out: Held[] = [];
+        if (now >= visibleAt || includePending) out.push(held(r.content, r.priority, visibleAt));
+        // Until the change has propagated, resolvers still hold the previous answer.
+        if (now < visibleAt && r.previous && Date.parse(r.createdAt) + delay <= now) out.push(held(r.previous.content, r.previous.priority, 0));
+        return out;
+      }),
+    };
+  }
+  const apex = organisationalDomain(name);
+  return {
+    apex, source: "external",
+    records: ({ includePending }) => external(emu).where((r) => inside(r.name, apex)).flatMap((r) => {
+      const visibleAt = Date.parse(r.updatedAt) + delay;
+      return now >= visibleAt || includePending
+        ? [{ owner: r.name, type: r.type, value: value(r.type, r.value), priority: r.priority, ttl: r.ttl, visibleAt, changedAtMs: Date.parse(r.updatedAt) }]
+        : [];
+    }),
+  };
+}
+
+/**
+ * The owner whose records answer for `name` (RFC 4592): the name itself when it exists (it holds
+ * records, or names below it do: an empty non-terminal), else the wildcard `*.<closest encloser>`
+ * when that holds records; undefined when neither (NXDOMAIN).
+ */
+function answeringOwner(held: Held[], name: string, apex: string): string | undefined {
+  const exists = (n: string) => held.some((h) => h.owner === n || h.owner.endsWith(`.${n}`));
+  if (exists(name)) return name;
+  if (name === apex || !inside(name, apex)) return undefined;
+  let encloser = name.slice(name.indexOf(".") + 1);
+  while (encloser !== apex && !exists(encloser)) encloser = encloser.slice(encloser.indexOf(".") + 1);
+  const wildcard = `*.${encloser}`;
+  return held.some((h) => h.owner === wildcard) ? wildcard : undefined;
+}
+
 /**
  * Answers a query as public resolvers would see it now. With `includePending`, answers that are
- * published but still propagating are returned too (their visibleAt is in the future).
+ * published but still propagating are returned too (their visibleAt is in the future). A name that
+ * does not exist is answered from a wildcard that covers it, under the name asked (RFC 4592).
  */
 export function resolve(emu: Emu, fqdn: string, type: string, opts: { includePending?: boolean } = {}): Answer[] {
   const name = norm(fqdn);
   const t = type.toUpperCase();
-  const now = emu.clock.now();
-  const delay = emu.settings.dnsPropagationMs;
-  const delegated = delegationOf(emu, name);
-  const answers: Answer[] = [];
-
-  if (delegated) {
-    const zone = platformZone(emu, name, delegated);
-    if (t === "NS" && (name === delegated || name === zone?.name)) {
-      return PLATFORM_NAMESERVERS.map((ns) => ({ name, type: "NS", value: ns, priority: null, ttl: 86_400, source: "platform", visibleAt: 0 }));
-    }
-    if (!zone) return [];
-    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
-    for (const r of emu.store.table<DnsRecord>("dnsRecords").where((r) => r.zoneId === zone.id && r.type === t)) {
-      const full = r.name === "@" ? zone.name : `${r.name}.${zone.name}`;
-      if (full !== name) continue;
-      const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
-      const answer = (content: string, priority: number | null, at: number): Answer => ({
-        name, type: t, value: t === "TXT" ? txtValue(content) : norm(content), priority, ttl: r.ttl, source: "platform", visibleAt: at,
-      });
-      if (now >= visibleAt || opts.includePending) answers.push(answer(r.content, r.priority, visibleAt));
-      // Until the change has propagated, resolvers still hold the previous answer.
-      if (now < visibleAt && r.previous && Date.parse(r.createdAt) + delay <= now) answers.push(answer(r.previous.content, r.previous.priority, 0));
-    }
-    return answers.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  const zone = answeringZone(emu, name);
+  if (zone.delegated && t === "NS" && (name === zone.delegated || name === zone.zone?.name)) {
+    return PLATFORM_NAMESERVERS.map((ns) => ({ name, type: "NS", value: ns, priority: null, ttl: 86_400, source: "platform", visibleAt: 0 }));
   }
-
-  for (const r of external(emu).where((r) => r.name === name && r.type === t)) {
-    const visibleAt = Date.parse(r.updatedAt) + delay;
-    if (now >= visibleAt || opts.includePending) {
-      answers.push({ name, type: t, value: t === "TXT" ? txtValue(r.value) : norm(r.value), priority: r.priority, ttl: r.ttl, source: "external", visibleAt });
-    }
-  }
-  return answers.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  const held = zone.records(opts);
+  const owner = answeringOwner(held, name, zone.apex);
+  return held
+    .filter((h) => h.owner === owner && h.type === t)
+    .map((h) => ({ name, type: t, value: h.value, priority: h.priority, ttl: h.ttl, source: zone.source, visibleAt: h.visibleAt }))
+    .sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
 }
 
 /** The published platform zone that holds `name` inside a delegated domain: the longest one. */
@@ -121,47 +173,69 @@ const serialOf = (times: number[]) => Math.floor(Math.max(0, ...times) / 1000) >
 
 export function authority(emu: Emu, fqdn: string): Authority {
   const name = norm(fqdn);
-  const now = emu.clock.now();
-  const delay = emu.settings.dnsPropagationMs;
-  const at = (n: string) => n === name || n.endsWith(`.${name}`);
-  const delegated = delegationOf(emu, name);
-  if (delegated) {
-    const zone = platformZone(emu, name, delegated);
-    const soa = (serial: number): Soa => ({ mname: PLATFORM_NAMESERVERS[0], rname: "hostmaster.cloudplatform.test", serial, ...SOA_TIMERS });
-    if (!zone) return { zone: delegated, source: "platform", soa: soa(0), exists: name === delegated };
-    const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
-    const seen = emu.store.table<DnsRecord>("dnsRecords").where((r) => {
-      if (r.zoneId !== zone.id) return false;
-      const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
-      return now >= visibleAt || (r.previous !== null && Date.parse(r.createdAt) + delay <= now);
-    });
-    return {
-      zone: zone.name,
-      source: "platform",
-      soa: soa(serialOf([publishedAt, ...seen.map((r) => Date.parse(r.updatedAt))])),
-      exists: name === zone.name || seen.some((r) => at(recordFqdn(zone.name, r.name))),
-    };
+  const zone = answeringZone(emu, name);
+  const held = zone.records({});
+  // A name a wildcard covers exists too: a miss there is NODATA (RFC 4592).
+  const exists = name === zone.apex && zone.source === "platform" || answeringOwner(held, name, zone.apex) !== undefined;
+  if (zone.source === "external") {
+    const soa = { mname: `ns1.${OTHER_DNS_HOST}`, rname: `hostmaster.${OTHER_DNS_HOST}`, serial: serialOf(held.map((h) => h.changedAtMs)), ...SOA_TIMERS };
+    return { zone: zone.apex, source: "external", soa, exists };
   }
-  const zone = organisationalDomain(name);
-  const seen = external(emu).where((r) => inside(r.name, zone) && now >= Date.parse(r.updatedAt) + delay);
-  return {
-    zone,
-    source: "external",
-    soa: { mname: `ns1.${OTHER_DNS_HOST}`, rname: `hostmaster.${OTHER_DNS_HOST}`, serial: serialOf(seen.map((r) => Date.parse(r.updatedAt))), ...SOA_TIMERS },
-    exists: seen.some((r) => at(r.name)),
-  };
+  const publishedAt = zone.zone ? [Date.parse(zone.zone.publishedAt ?? zone.zone.updatedAt)] : [];
+  const soa = { mname: PLATFORM_NAMESERVERS[0], rname: "hostmaster.cloudplatform.test", serial: serialOf([...publishedAt, ...held.map((h) => h.changedAtMs)]), ...SOA_TIMERS };
+  return { zone: zone.apex, source: "platform", soa, exists };
 }
 
 // ---- control API: /_emulator/dns/... ----
-const externalBody = z.object({
-  name: z.string().min(1, "must be a full domain name"),
-  type: z.string().min(1),
-  value: z.string(),
-  priority: z.number().int().min(0).nullable().optional(),
-  ttl: z.number().int().min(1).optional(),
+const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+/** A full domain name of two labels or more; a leading `*` label (a wildcard) only where `wildcard` allows it. */
+const isDomain = (raw: string, wildcard: boolean) => {
+  const labels = norm(raw).split(".");
+  return norm(raw).length <= 253 && labels.length >= 2 && labels.every((l, i) => LABEL.test(l) || (wildcard && i === 0 && l === "*"));
+};
+const domainField = (wildcard: boolean) => z.string({ error: "must be a string" }).refine((n) => isDomain(n, wildcard), {
+  error: (i) => `'${String(i.input)}' is not a full domain name such as www.example.com${wildcard ? " (a leading '*.' makes a wildcard)" : ""}`,
 });
-const delegationBody = z.object({ domain: z.string().min(3, "must be a domain name") });
-const propagationBody = z.object({ dnsPropagationMs: z.number().int().min(0, "must be at least 0") });
+const typeField = z.string({ error: "must be a string" }).transform((t) => t.trim().toUpperCase())
+  .refine((t) => (RECORD_TYPES as readonly string[]).includes(t), `must be one of ${RECORD_TYPES.join(", ")}`);
+const HOST = /^(?=.{1,253}\.?$)([a-z0-9_*-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/i;
+
+/** Why a value cannot be a record of this type at the other DNS host; undefined when it can. */
+function valueProblem(type: string, value: string): string | undefined {
+  const v = value.trim();
+  switch (type) {
+    case "A": return isIP(v) === 4 ? undefined : `'${value}' is not an IPv4 address`;
+    case "AAAA": return isIP(v) === 6 ? undefined : `'${value}' is not an IPv6 address`;
+    case "CNAME": case "ALIAS": case "NS": case "MX": return HOST.test(v) ? undefined : `'${value}' is not a host name`;
+    case "SRV": return /^\d+ \d+ \S+$/.test(v) ? undefined : "an SRV value is '<weight> <port> <target>' (the priority goes in priority)";
+    case "CAA": return /^\d+ (issue|issuewild|iodef) \S+/i.test(v) ? undefined : `a CAA value is '<flags> <issue|issuewild|iodef> "<value>"'`;
+    default: return undefined;
+  }
+}
+
+const priorityField = z.number().int("must be an integer").min(0, "must be between 0 and 65535").max(65_535, "must be between 0 and 65535").nullable().optional();
+const externalBody = z.strictObject({
+  name: domainField(true),
+  type: typeField,
+  value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"),
+  priority: priorityField,
+  ttl: z.number().int("must be an integer").min(1, "must be between 1 and 2147483647").max(2_147_483_647, "must be between 1 and 2147483647").optional(),
+}).superRefine((r, ctx) => {
+  const problem = valueProblem(r.type, r.value);
+  if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
+  if (r.priority != null && r.type !== "MX" && r.type !== "SRV") ctx.addIssue({ code: "custom", path: ["priority"], message: "only MX and SRV records take a priority" });
+});
+const externalPatch = z.strictObject({ value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"), priority: priorityField });
+const externalQuery = z.strictObject({ name: domainField(true).optional(), type: typeField.optional() });
+const resolveQuery = z.strictObject({
+  name: domainField(true),
+  type: typeField.default("A"),
+  pending: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+});
+const delegationBody = z.strictObject({ domain: domainField(false) });
+const propagationBody = z.strictObject({
+  dnsPropagationMs: z.number().int("must be an integer").min(0, "must be between 0 and 86400000").max(86_400_000, "must be between 0 and 86400000"),
+});
 
 export function addExternalRecord(emu: Emu, input: z.infer<typeof externalBody>): ExternalRecord {
   const now = emu.now();
@@ -173,60 +247,66 @@ export function addExternalRecord(emu: Emu, input: z.infer<typeof externalBody>)
 }
 
 extendControl((app, emu) => {
-  const wrap = (fn: (req: any) => unknown) => async (req: any, reply: any) => {
-    try {
-      const out = await fn(req);
-      return out === undefined ? reply.code(204).send() : reply.send(out);
-    } catch (err: any) {
-      if (typeof err?.statusCode === "number" && typeof err.body === "function") return reply.code(err.statusCode).send(err.body());
-      throw err;
-    }
-  };
   const delegations = () => ({ data: [...emu.settings.delegations] });
 
-  app.get("/_emulator/dns/delegations", wrap(delegations));
-  app.post("/_emulator/dns/delegations", wrap((req) => {
-    const d = norm(parse(delegationBody, req.body).domain);
-    if (!d.includes(".")) throw badRequest("domain: must be a domain name such as example.com");
-    if (!emu.settings.delegations.map(norm).includes(d)) emu.settings.delegations.push(d);
-    return delegations();
-  }));
-  app.delete("/_emulator/dns/delegations/:domain", wrap((req) => {
-    const d = norm(req.params.domain);
-    const i = emu.settings.delegations.map(norm).indexOf(d);
-    if (i < 0) throw notFound("Delegation", d);
-    emu.settings.delegations.splice(i, 1);
-  }));
+  controlRoute(app, { method: "GET", url: "/_emulator/dns/delegations", handler: delegations });
+  controlRoute(app, {
+    method: "POST", url: "/_emulator/dns/delegations", body: delegationBody,
+    handler: ({ body }) => {
+      const d = norm(body.domain);
+      if (!emu.settings.delegations.map(norm).includes(d)) emu.settings.delegations.push(d);
+      return delegations();
+    },
+  });
+  controlRoute(app, {
+    method: "DELETE", url: "/_emulator/dns/delegations/:domain",
+    handler: ({ params }) => {
+      const d = norm(params.domain);
+      const i = emu.settings.delegations.map(norm).indexOf(d);
+      if (i < 0) throw notFound("Delegation", d);
+      emu.settings.delegations.splice(i, 1);
+    },
+  });
 
-  app.get("/_emulator/dns/records", wrap(() => ({ data: external(emu).all() })));
-  app.post("/_emulator/dns/records", wrap((req) => addExternalRecord(emu, parse(externalBody, req.body))));
-  app.patch("/_emulator/dns/records/:id", wrap((req) => {
-    const r = external(emu).get(req.params.id);
-    if (!r) throw notFound("External DNS record", req.params.id);
-    const v = parse(z.object({ value: z.string(), priority: z.number().int().nullable().optional() }), req.body);
-    return external(emu).update(r.id, { value: v.value, priority: v.priority ?? r.priority, updatedAt: emu.now() });
-  }));
-  app.delete("/_emulator/dns/records/:id", wrap((req) => {
-    if (!external(emu).delete(req.params.id)) throw notFound("External DNS record", req.params.id);
-  }));
+  controlRoute(app, { method: "GET", url: "/_emulator/dns/records", handler: () => ({ data: external(emu).all() }) });
+  controlRoute(app, { method: "POST", url: "/_emulator/dns/records", body: externalBody, handler: ({ body }) => addExternalRecord(emu, body) });
+  controlRoute(app, {
+    method: "PATCH", url: "/_emulator/dns/records/:id", body: externalPatch,
+    handler: ({ body, params }) => {
+      const r = external(emu).get(params.id);
+      if (!r) throw notFound("External DNS record", params.id);
+      const problem = valueProblem(r.type, body.value);
+      if (problem) throw badRequest(`value: ${problem}`);
+      if (body.priority != null && r.type !== "MX" && r.type !== "SRV") throw badRequest("priority: only MX and SRV records take a priority");
+      return external(emu).update(r.id, { value: body.value, priority: body.priority ?? r.priority, updatedAt: emu.now() });
+    },
+  });
+  controlRoute(app, {
+    method: "DELETE", url: "/_emulator/dns/records/:id",
+    handler: ({ params }) => {
+      if (!external(emu).delete(params.id)) throw notFound("External DNS record", params.id);
+    },
+  });
   /** Without a query, forgets every external record; `?name=&type=` narrows it. */
-  app.delete("/_emulator/dns/records", wrap((req) => {
-    const name = typeof req.query.name === "string" ? norm(req.query.name) : undefined;
-    const type = typeof req.query.type === "string" ? req.query.type.toUpperCase() : undefined;
-    for (const r of external(emu).where((r) => (!name || r.name === name) && (!type || r.type === type))) external(emu).delete(r.id);
-  }));
+  controlRoute(app, {
+    method: "DELETE", url: "/_emulator/dns/records", query: externalQuery,
+    handler: ({ query }) => {
+      const name = query.name === undefined ? undefined : norm(query.name);
+      for (const r of external(emu).where((r) => (!name || r.name === name) && (!query.type || r.type === query.type))) external(emu).delete(r.id);
+    },
+  });
 
-  app.get("/_emulator/dns/resolve", wrap((req) => {
-    const name = String(req.query.name ?? "");
-    const type = String(req.query.type ?? "A");
-    if (!name) throw badRequest("name: the query parameter name is required");
-    const answers = resolve(emu, name, type, { includePending: req.query.pending === "true" });
-    return { name: norm(name), type: type.toUpperCase(), answers };
-  }));
+  controlRoute(app, {
+    method: "GET", url: "/_emulator/dns/resolve", query: resolveQuery,
+    handler: ({ query }) => ({ name: norm(query.name), type: query.type, answers: resolve(emu, query.name, query.type, { includePending: query.pending === "true" }) }),
+  });
 
-  app.get("/_emulator/dns/propagation", wrap(() => ({ dnsPropagationMs: emu.settings.dnsPropagationMs })));
-  app.put("/_emulator/dns/propagation", wrap((req) => {
-    emu.settings.dnsPropagationMs = parse(propagationBody, req.body).dnsPropagationMs;
-    return { dnsPropagationMs: emu.settings.dnsPropagationMs };
-  }));
+  controlRoute(app, { method: "GET", url: "/_emulator/dns/propagation", handler: () => ({ dnsPropagationMs: emu.settings.dnsPropagationMs }) });
+  controlRoute(app, {
+    method: "PUT", url: "/_emulator/dns/propagation", body: propagationBody,
+    handler: ({ body }) => {
+      emu.settings.dnsPropagationMs = body.dnsPropagationMs;
+      return { dnsPropagationMs: emu.settings.dnsPropagationMs };
+    },
+  });
 });

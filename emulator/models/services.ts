@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Principal } from "../auth";
-import { extendControl } from "../control";
+import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
@@ -253,6 +253,11 @@ function health(emu: Emu, svc: Service): string {
   if (latest && deployStatus(emu, latest) === "FAILED" && latest.fail?.code === "CRASH") return "CRASH_LOOPING";
   if (latest && deployStatus(emu, latest) === "FAILED") return "MISSING";
   return "UNKNOWN";
+}
+
+/** A new service as its create answers: PROVISIONING, not placed (no url), its first deploy queued. */
+export function acceptedServiceView(emu: Emu, svc: Service) {
+  return { ...serviceView(emu, svc), status: "PROVISIONING", url: null, health: svc.suspension !== "NONE" ? "STOPPED" : "UNKNOWN", lastDeployedAt: null };
 }
 
 export function serviceView(emu: Emu, svc: Service) {
@@ -576,7 +581,8 @@ extendControl((_app, emu) => {
     for (const svc of servicesIn(emu, env.id)) deleteService(emu, svc);
   });
   /** Test hook: how many times each service was deployed, without an API key. */
-  _app.get("/_emulator/services", async () => ({
-    data: services(emu).all().map((s) => ({ id: s.id, name: s.name, type: s.type, deploys: deploysOf(emu, s.id).length })),
-  }));
+  controlRoute(_app, {
+    method: "GET", url: "/_emulator/services",
+    handler: () => ({ data: services(emu).all().map((s) => ({ id: s.id, name: s.name, type: s.type, deploys: deploysOf(emu, s.id).length })) }),
+  });
 });

@@ -319,11 +319,16 @@ extendControl((app, emu) => {
     // The presigned PUT takes any body as raw bytes, up to the stated maximum.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBytes(emu) }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, _req, reply) => {
+    scope.setErrorHandler((err, req, reply) => {
+      const status = (err as { statusCode?: number }).statusCode;
+      const client = status !== undefined && status >= 400 && status < 500;
+      if (!(err instanceof PlatformError) && !client) {
+        emu.log({ kind: "error", msg: `${req.method} ${req.url.split("?")[0]}: ${(err as Error).message}`, requestId: req.id, stack: (err as Error).stack });
+      }
       const e = err instanceof PlatformError ? err
         : (err as { code?: string }).code === "FST_ERR_CTP_BODY_TOO_LARGE"
           ? new PlatformError(413, `The body is larger than maxBytes (${maxBytes(emu)} bytes)`)
-          : new PlatformError((err as { statusCode?: number }).statusCode ?? 500, (err as Error).message);
+          : client ? new PlatformError(status!, (err as Error).message) : new PlatformError(500, "Internal server error");
       return reply.code(e.statusCode).send(e.body());
     });
     scope.put("/_uploads/:uploadId", { bodyLimit: maxBytes(emu) }, async (req, reply) => {
@@ -345,6 +350,21 @@ extendControl((app, emu) => {
 });
 
 // ---- views ----
+/** Where the emulator serves a site itself, and the files of the deploy that is live (the dashboard). */
+export function siteView(emu: Emu, site: Service) {
+  const path = `/_sites/${encodeURIComponent(hostLabel(site))}/`;
+  const content = liveContent(emu, site);
+  return {
+    path,
+    localUrl: `${emu.settings.baseUrl ?? ""}${path}`,
+    indexPath: content?.indexPath ?? null,
+    spaFallback: content?.spaFallback ?? false,
+    files: Object.entries(content?.files ?? {})
+      .map(([file, b64]) => ({ path: file, size: Buffer.byteLength(b64, "base64"), contentType: contentTypeOf(file) }))
+      .sort((a, b) => a.path.localeCompare(b.path)),
+  };
+}
+
 export function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;

@@ -1,14 +1,15 @@
 // Object storage (infrastructure routes §2.6, §4.8): buckets with their CORS rules and access
-// policy, the objects they hold, and the workspace's storage access keys. Bucket names are unique
+// policy, and the workspace's storage access keys (the objects are in objects.ts). Bucket names are unique
 // across the whole service; every bucket route resolves the bucket in one region (the `region`
 // query, else the workspace default), so a bucket looked up in another region is not found.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import type { Store } from "../store";
 import { newId } from "../store";
+import { deleteContents, objectsOf } from "./objects";
 import { checkRegion } from "./projects";
 
 export interface Bucket {
@@ -36,17 +37,6 @@ interface PolicyRow {
   id: string;
   policy: string;
   updatedAt: string;
-}
-export interface StoredObject {
-  id: string;
-  bucketId: string;
-  key: string;
-  contentType: string;
-  /** base64 of the bytes, so the state file stays JSON. */
-  body: string;
-  size: number;
-  etag: string;
-  lastModified: string;
 }
 export interface StorageAccessKey {
   id: string;
@@ -80,7 +70,6 @@ export const putPolicyBody = z.object({ policy: z.string({ error: "must be a str
 const buckets = (emu: Emu) => emu.store.table<Bucket>("buckets");
 const corsRows = (emu: Emu) => emu.store.table<CorsRow>("bucketCorsRules");
 const policies = (emu: Emu) => emu.store.table<PolicyRow>("bucketPolicies");
-export const objects = (emu: Emu) => emu.store.table<StoredObject>("bucketObjects");
 const accessKeys = (store: Store) => store.table<StorageAccessKey>("storageAccessKeys");
 
 // ---- buckets ----
@@ -108,6 +97,17 @@ export function listBuckets(emu: Emu, ws: Workspace, region: string): Bucket[] {
   return buckets(emu).where((b) => b.workspaceId === ws.id && b.region === region).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Every bucket of a workspace, in all regions, by name. */
+export const bucketsOf = (emu: Emu, workspaceId: string): Bucket[] =>
+  buckets(emu).where((b) => b.workspaceId === workspaceId).sort((a, b) => a.name.localeCompare(b.name));
+/** By id, whichever workspace owns it (the dashboard sees every workspace). */
+export const findBucket = (emu: Emu, id: string): Bucket | undefined => buckets(emu).get(id);
+
+/** The bucket of that name, whichever workspace and region hold it (names are unique across the service). */
+export function bucketNamed(emu: Emu, name: string): Bucket | undefined {
+  return buckets(emu).find((b) => b.name === name);
+}
+
 /** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
 export function getBucket(emu: Emu, ws: Workspace, region: string, name: string): Bucket {
   const b = buckets(emu).find((x) => x.workspaceId === ws.id && x.name === name && x.region === region);
@@ -120,7 +120,7 @@ export function deleteBucket(emu: Emu, b: Bucket, force: boolean): void {
   if (held.length > 0 && !force) {
     throw conflict(`Bucket '${b.name}' holds ${held.length} object${held.length === 1 ? "" : "s"}; delete them first, or pass force=true to delete the bucket and its objects`);
   }
-  for (const o of held) objects(emu).delete(o.id);
+  deleteContents(emu, b.id);
   for (const r of corsRows(emu).where((r) => r.bucketId === b.id)) corsRows(emu).delete(r.id);
   policies(emu).delete(b.id);
   buckets(emu).delete(b.id);
@@ -168,21 +168,6 @@ export function deletePolicy(emu: Emu, b: Bucket): void {
   buckets(emu).update(b.id, { visibility: "PRIVATE" });
 }
 
-// ---- objects ----
-export function objectsOf(emu: Emu, bucketId: string): StoredObject[] {
-  return objects(emu).where((o) => o.bucketId === bucketId).sort((a, b) => a.key.localeCompare(b.key));
-}
-
-export function putObject(emu: Emu, b: Bucket, key: string, body: Buffer, contentType: string): StoredObject {
-  if (!key || key.length > 1024) throw badRequest("key: must be 1 to 1024 characters");
-  const existing = objects(emu).find((o) => o.bucketId === b.id && o.key === key);
-  const row: StoredObject = {
-    id: existing?.id ?? newId(), bucketId: b.id, key, contentType, body: body.toString("base64"), size: body.length,
-    etag: createHash("md5").update(body).digest("hex"), lastModified: emu.now(),
-  };
-  return objects(emu).insert(row);
-}
-
 // ---- access keys ----
 /** Two storage access keys per workspace, made once; a reset keeps them (seed-tables.ts). */
 export function seedStorageKeys(store: Store, nowIso: string): StorageAccessKey[] {
@@ -205,25 +190,25 @@ export function accessKeysOf(emu: Emu, ws: Workspace): StorageAccessKey[] {
   return accessKeys(emu.store).where((k) => k.workspaceId === ws.id);
 }
 
-/** The key named by `Authorization: Bearer <accessKeyId>:<secret>`, if the pair is valid. */
-export function accessKeyFor(emu: Emu, header: string | undefined): StorageAccessKey | undefined {
-  const m = /^Bearer\s+([^:\s]+):(\S+)$/i.exec(header ?? "");
-  if (!m) return undefined;
-  const key = accessKeys(emu.store).find((k) => k.accessKeyId === m[1]);
-  return key && key.secret === m[2] ? key : undefined;
+/** A storage access key by its id, whichever workspace holds it. */
+export function accessKeyById(emu: Emu, accessKeyId: string): StorageAccessKey | undefined {
+  return accessKeys(emu.store).find((k) => k.accessKeyId === accessKeyId);
 }
 
 // ---- views ----
-/** The object API's address, served by the emulator itself (storage-objects.ts). */
-export function endpointOf(emu: Emu, b: Bucket): string {
-  return `${emu.settings.baseUrl ?? "http://127.0.0.1"}/_storage/${b.region}/${b.name}`;
+/** The S3 endpoint of the bucket's region, served by the emulator itself (emulator/s3/): clients address buckets by path. */
+export function endpointOf(emu: Emu, region: string): string {
+  return `${emu.settings.baseUrl ?? "http://127.0.0.1"}/_storage/${region}`;
 }
+
+/** Where a PUBLIC_READ bucket's objects are read without a key: `{publicBaseUrl}/{key}`. */
+export const publicBaseUrlOf = (emu: Emu, b: Bucket) => `${endpointOf(emu, b.region)}/${b.name}`;
 
 export const bucketView = (emu: Emu, b: Bucket) => ({
   name: b.name,
   region: b.region,
-  endpoint: endpointOf(emu, b),
-  publicBaseUrl: b.visibility === "PUBLIC_READ" ? endpointOf(emu, b) : null,
+  endpoint: endpointOf(emu, b.region),
+  publicBaseUrl: b.visibility === "PUBLIC_READ" ? publicBaseUrlOf(emu, b) : null,
   visibility: b.visibility,
   createdAt: b.createdAt,
 });
@@ -238,8 +223,4 @@ const corsView = (r: CorsRow): CorsRule => ({
 
 export const accessKeyView = (k: StorageAccessKey) => ({
   id: k.id, name: k.name, accessKeyId: k.accessKeyId, createdAt: k.createdAt, updatedAt: k.updatedAt,
-});
-
-export const objectView = (o: StoredObject) => ({
-  key: o.key, size: o.size, etag: o.etag, contentType: o.contentType, lastModified: o.lastModified,
 });

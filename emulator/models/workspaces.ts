@@ -20,6 +20,9 @@ export const workspaceView = (ws: Workspace, role: Member["role"] | null) => ({
   id: ws.id, name: ws.name, defaultRegion: ws.defaultRegion, role, createdAt: ws.createdAt, updatedAt: ws.updatedAt,
 });
 
+/** Every workspace, seeded ones first. */
+export const allWorkspaces = (emu: Emu): Workspace[] => emu.store.table<Workspace>("workspaces").all();
+
 export function membersOf(emu: Emu, ws: Workspace) {
   return members(emu).where((m) => m.workspaceId === ws.id).map((m) => {
     const u = users(emu).get(m.userId)!;

@@ -15,7 +15,7 @@ export const backupRoutes: RouteDef[] = [
     method: "POST", url: "/v1/services/:serviceId/backups", scope: "Wdb", idempotent: true,
     handler: async ({ principal, params, emu }) => {
       const svc = getService(emu, principal, params.serviceId);
-      return accepted(backupView(emu, await takeBackup(emu, svc, "MANUAL")));
+      return accepted(backupView(emu, await takeBackup(emu, svc, "MANUAL"), true));
     },
   },
   {
@@ -23,7 +23,7 @@ export const backupRoutes: RouteDef[] = [
     handler: async ({ principal, params, emu }) => {
       const { backup, svc } = getBackup(emu, principal, params.backupId);
       principal.requireAdmin(svc.workspaceId);
-      return accepted(restoreView(emu, await restoreBackup(emu, svc, backup)));
+      return accepted(restoreView(emu, await restoreBackup(emu, svc, backup), true));
     },
   },
   {

@@ -1,7 +1,7 @@
 // Cron job routes (infrastructure routes §4.5).
 import { accepted, noContent, ok, page, parse, type RouteDef } from "../http";
 import {
-  cronSettingsBody, cronSettingsView, getRun, materialise, patchCron, requireCron, runLogs, runsOf, runView, setCronSuspended,
+  acceptedRunView, cronSettingsBody, cronSettingsView, getRun, materialise, patchCron, requireCron, runLogs, runsOf, runView, setCronSuspended,
   startManualRun,
 } from "../models/cron";
 import { getService } from "../models/services";
@@ -40,7 +40,7 @@ export const cronRoutes: RouteDef[] = [
   },
   {
     method: "POST", url: "/v1/services/:serviceId/runs", scope: "Wp", idempotent: true,
-    handler: ({ principal, params, emu }) => accepted(runView(emu, startManualRun(emu, getService(emu, principal, params.serviceId)))),
+    handler: ({ principal, params, emu }) => accepted(acceptedRunView(emu, startManualRun(emu, getService(emu, principal, params.serviceId)))),
   },
   {
     method: "GET", url: "/v1/cron-runs/:runId", scope: "Rp",

@@ -3,33 +3,35 @@ import type { Ctx } from "../http";
 import { matchesSearch, ok, page, parse, type RouteDef } from "../http";
 import { getService } from "../models/services";
 import { databaseExportBody, exportDatabase, exportTable, findTable, queryBody, runQuery, tableExportBody } from "../models/databases";
-import { realDatabase } from "../postgres";
+import { withDatabase } from "../postgres";
+import type { Sql } from "../postgres-engine";
 import { listObjects, listTables, tableSchema } from "../postgres-sql";
 
 const svcOf = ({ principal, params, emu }: Ctx) => getService(emu, principal, params.serviceId);
-const dbOf = async (ctx: Ctx) => realDatabase(ctx.emu, svcOf(ctx));
+const onDb = <T>(ctx: Ctx, fn: (db: Sql) => Promise<T>) => withDatabase(ctx.emu, svcOf(ctx), fn);
 
 export const databaseRoutes: RouteDef[] = [
   {
     method: "GET", url: "/v1/services/:serviceId/database/tables", scope: "Rp",
     handler: async (ctx) => {
-      const tables = (await listTables(await dbOf(ctx))).filter((t) => matchesSearch(ctx.query, t.name));
+      const tables = (await onDb(ctx, listTables)).filter((t) => matchesSearch(ctx.query, t.name));
       return ok(page(tables, ctx.query));
     },
   },
   {
     method: "GET", url: "/v1/services/:serviceId/database/tables/:table/columns", scope: "Rp",
     handler: async (ctx) => {
-      const db = await dbOf(ctx);
       const t = { schema: typeof ctx.query.schema === "string" && ctx.query.schema ? ctx.query.schema : "public", name: ctx.params.table };
-      await findTable(db, t);
-      return ok(await tableSchema(db, t));
+      return ok(await onDb(ctx, async (db) => {
+        await findTable(db, t);
+        return tableSchema(db, t);
+      }));
     },
   },
   {
     method: "GET", url: "/v1/services/:serviceId/database/objects", scope: "Rp",
     handler: async (ctx) => {
-      const objects = (await listObjects(await dbOf(ctx))).filter((o) => matchesSearch(ctx.query, o.name));
+      const objects = (await onDb(ctx, listObjects)).filter((o) => matchesSearch(ctx.query, o.name));
       return ok(page(objects, ctx.query));
     },
   },

@@ -1,6 +1,6 @@
 // Deploy routes (infrastructure routes §4.4); area DEPLOYS.
 import { accepted, ok, page, type RouteDef } from "../http";
-import { cancelDeploy, deployLogs, deploysOf, deployView, getDeploy, queueDeploy, rollbackTo } from "../models/deploys";
+import { acceptedDeployView, cancelDeploy, deployLogs, deploysOf, deployView, getDeploy, queueDeploy, rollbackTo } from "../models/deploys";
 import { getService, requireNotSuspended } from "../models/services";
 
 export const deployRoutes: RouteDef[] = [
@@ -16,7 +16,7 @@ export const deployRoutes: RouteDef[] = [
     handler: ({ principal, params, emu }) => {
       const svc = getService(emu, principal, params.serviceId);
       requireNotSuspended(svc);
-      return accepted(deployView(emu, queueDeploy(emu, svc, "MANUAL")));
+      return accepted(acceptedDeployView(emu, queueDeploy(emu, svc, "MANUAL")));
     },
   },
   {
@@ -31,7 +31,7 @@ export const deployRoutes: RouteDef[] = [
     method: "POST", url: "/v1/deploys/:deployId/rollback", scope: "Wd", idempotent: true,
     handler: ({ principal, params, emu }) => {
       const { deploy, svc } = getDeploy(emu, principal, params.deployId);
-      return accepted(deployView(emu, rollbackTo(emu, deploy, svc)));
+      return accepted(acceptedDeployView(emu, rollbackTo(emu, deploy, svc)));
     },
   },
   {

@@ -7,7 +7,7 @@ import { badRequest } from "../errors";
 import { getEnvironment } from "../models/projects";
 import { listen } from "../postgres";
 import {
-  connectionView, createService, createServiceBody, deleteEnvVar, deleteSecretFile, deleteService, detectApps, detectBuild,
+  acceptedServiceView, connectionView, createService, createServiceBody, deleteEnvVar, deleteSecretFile, deleteService, detectApps, detectBuild,
   envVarsOf, envVarView, getService, listServices, patchEnvVars, patchEnvVarsBody, patchService, patchServiceBody,
   putSecretFile, relink, secretFileInput, secretFilesOf, secretFileView, services, servicesIn, serviceView, setSuspended,
 } from "../models/services";
@@ -69,7 +69,7 @@ export const serviceRoutes: RouteDef[] = [
       const { env, project } = getEnvironment(emu, principal, params.environmentId);
       const svc = createService(emu, env, project, parse(createServiceBody, body));
       await openListener(emu, svc.id);
-      return created(serviceView(emu, getService(emu, principal, svc.id)));
+      return created(acceptedServiceView(emu, getService(emu, principal, svc.id)));
     },
   },
   { method: "GET", url: "/v1/services/:serviceId", scope: "Rp", handler: (ctx) => ok(serviceView(ctx.emu, svcOf(ctx))) },

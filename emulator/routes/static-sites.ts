@@ -3,8 +3,8 @@
 // table); creating a site takes PLATFORM_API. The presigned PUT and the served sites are plain
 // fastify routes registered by the model (no API key: the URL is the credential).
 import { accepted, created, parse, type RouteDef } from "../http";
-import { deployView } from "../models/deploys";
-import { getService, serviceView } from "../models/services";
+import { acceptedDeployView } from "../models/deploys";
+import { acceptedServiceView, getService } from "../models/services";
 import {
   deploySite, publishSite, publishSiteBody, reserveUpload, reserveUploadBody, staticDeployBody,
 } from "../models/static-sites";
@@ -18,14 +18,14 @@ export const staticSiteRoutes: RouteDef[] = [
     method: "POST", url: "/v1/static-sites", scope: "Wp", idempotent: true,
     handler: ({ principal, body, emu }) => {
       const { site, deploy } = publishSite(emu, principal, parse(publishSiteBody, body));
-      return created({ site: serviceView(emu, site), deploy: deployView(emu, deploy) });
+      return created({ site: acceptedServiceView(emu, site), deploy: acceptedDeployView(emu, deploy) });
     },
   },
   {
     method: "POST", url: "/v1/services/:serviceId/static-deploys", scope: "Wdp", idempotent: true,
     handler: ({ principal, params, body, emu }) => {
       const site = getService(emu, principal, params.serviceId);
-      return accepted(deployView(emu, deploySite(emu, principal, site, parse(staticDeployBody, body))));
+      return accepted(acceptedDeployView(emu, deploySite(emu, principal, site, parse(staticDeployBody, body))));
     },
   },
 ];

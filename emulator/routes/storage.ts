@@ -5,7 +5,7 @@ import {
   accessKeysOf, accessKeyView, bucketRegion, bucketView, corsOf, createBucket, createBucketBody, deleteBucket, deleteCors,
   deletePolicy, getBucket, listBuckets, policyOf, putCors, putCorsBody, putPolicy, putPolicyBody,
 } from "../models/storage";
-// The object API on each bucket's endpoint and the storage control routes register themselves.
+// The storage control routes register themselves (the S3 endpoint is registered by app.ts).
 import "../storage-objects";
 
 const BUCKET = "/v1/workspaces/:workspaceId/buckets/:bucket";

@@ -42,3 +42,6 @@ export const contentHash = site.contentHash;
 export const customDomain = www.status.apply((status) => `https://www.${domain} (${status})`);
 export const assetsBucket = assets.name;
 export const assetsUrl = assets.publicBaseUrl;
+// What an S3 client is made with (with a storage access key): the region's endpoint, path-style.
+export const assetsEndpoint = assets.endpoint;
+export const assetsRegion = assets.region;

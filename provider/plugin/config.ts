@@ -9,17 +9,22 @@ export function configDiff(olds: Record<string, unknown>, news: Record<string, u
   return diffWith(olds, news, { update: ["apiKey", "baseUrl", "workspaceId"] });
 }
 
+/** The engine names a stack's default provider `default` or `default_<version>`. */
+const DEFAULT_PROVIDER = /^default(_\d+_\d+_\d+\S*)?$/;
+
 /** The provider's three settings, from Configure's args or its variables, then the environment. */
 export function configFrom(req: ConfigureRequest, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   const args = req.hasArgs() ? fromStruct(req.getArgs()) : {};
   const vars = req.getVariablesMap();
-  return resolveConfig((key) => {
+  const name = req.getName() || req.getUrn()?.split("::").pop();
+  const explicit = name && !DEFAULT_PROVIDER.test(name) ? { providerName: name } : {};
+  return { ...explicit, ...resolveConfig((key) => {
     const short = key.split(":")[1];
     const fromArgs = args[short];
     if (typeof fromArgs === "string" && !isUnknown(fromArgs)) return fromArgs;
     const v = vars.get(key) ?? vars.get(`cloudplatform:config:${short}`);
     return v === undefined || isUnknown(v) ? undefined : v;
-  }, env);
+  }, env) };
 }
 
 /** Rules for the provider's own inputs, each naming the setting. */

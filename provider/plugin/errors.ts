@@ -5,7 +5,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { ErrorResourceInitFailed } from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { ResourceInitError } from "../resources/framework";
-import { toStruct } from "./values";
+import { type Props, type SecretSpec, toStruct } from "./values";
 
 export interface GrpcError {
   code: grpc.status;
@@ -14,15 +14,15 @@ export interface GrpcError {
 }
 
 /** Any error a handler threw, for a gRPC callback. Messages are already redacted by Operations. */
-export function grpcError(err: unknown, opts: { inputs?: Record<string, unknown>; secrets?: readonly string[] } = {}): GrpcError {
+export function grpcError(err: unknown, opts: { inputs?: Record<string, unknown>; secrets?: (props: Props) => SecretSpec } = {}): GrpcError {
   const e = err as Error;
   const message = e?.message ?? String(err);
   if (!(err instanceof ResourceInitError)) return { code: grpc.status.UNKNOWN, details: message };
   const detail = new ErrorResourceInitFailed();
   detail.setId(err.id);
-  detail.setProperties(toStruct(err.properties, opts.secrets));
+  detail.setProperties(toStruct(err.properties, opts.secrets?.(err.properties)));
   detail.setReasonsList(err.reasons);
-  if (opts.inputs) detail.setInputs(toStruct(opts.inputs, opts.secrets));
+  if (opts.inputs) detail.setInputs(toStruct(opts.inputs, opts.secrets?.(opts.inputs)));
   const any = new Any();
   any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new Status();

@@ -5,6 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -19,7 +20,7 @@ import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
 import { grpcError } from "./errors";
-import { fromStruct, type Props, toStruct } from "./values";
+import { containsSecrets, fromStruct, type Props, requestSecrets, type SecretSpec, toStruct } from "./values";
 
 interface Served {
   kind: string;
@@ -52,9 +53,11 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>, errorOpts?: (req: Req) 
 export class ProviderServer {
   #ops: Operations;
   #engine?: EngineClient;
+  #engineAddress?: string;
 
   constructor(engineAddress?: string, env: NodeJS.ProcessEnv = process.env) {
     this.#ops = new Operations(resolveConfig(() => undefined, env));
+    this.#engineAddress = engineAddress;
     if (engineAddress) this.#engine = new EngineClient(engineAddress, grpc.credentials.createInsecure());
   }
 
@@ -80,7 +83,8 @@ export class ProviderServer {
     return {
       handshake: unary(async () => {
         const res = new pb.ProviderHandshakeResponse();
-        res.setAcceptSecrets(false);
+        // Secrets are accepted: the engine asks it of a plugin that constructs components (values.ts keeps them secret).
+        res.setAcceptSecrets(true);
         res.setAcceptResources(false);
         res.setAcceptOutputs(false);
         return res;
@@ -94,14 +98,14 @@ export class ProviderServer {
         const failures = configFailures(news);
         const res = new pb.CheckResponse();
         if (failures.length) res.setFailuresList(failures.map(checkFailure));
-        else res.setInputs(toStruct(news));
+        else res.setInputs(toStruct(news, { keys: ["apiKey"], from: requestSecrets(req.getNews()) }));
         return res;
       }),
       diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
       configure: unary(async (req: pb.ConfigureRequest) => {
         this.#ops = new Operations(configFrom(req));
         const res = new pb.ConfigureResponse();
-        res.setAcceptsecrets(false);
+        res.setAcceptsecrets(true);
         res.setSupportspreview(true);
         res.setAcceptresources(false);
         res.setAcceptoutputs(false);
@@ -109,11 +113,12 @@ export class ProviderServer {
       }),
 
       check: unary(async (req: pb.CheckRequest) => {
-        const { kind } = served(req.getType(), req.getUrn());
-        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()), { identity: req.getUrn() });
+        const { kind, def } = served(req.getType(), req.getUrn());
+        const who = { identity: req.getUrn(), name: req.getName() || req.getUrn().split("::").pop() };
+        const r = await this.#ops.check(kind, fromStruct(req.getOlds()), fromStruct(req.getNews()), who);
         const res = new pb.CheckResponse();
         if (r.failures?.length) res.setFailuresList(r.failures.map(checkFailure));
-        else res.setInputs(toStruct(r.inputs as Props));
+        else res.setInputs(toStruct(r.inputs as Props, secretSpec(def, r.inputs as Props, [], req.getNews())));
         return res;
       }),
 
@@ -128,15 +133,16 @@ export class ProviderServer {
           const inputs = fromStruct(req.getProperties());
           const res = new pb.CreateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct(previewOutputs(def, inputs), def.secretOutputs));
+            const outs = previewOutputs(def, inputs);
+            res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getProperties())));
             return res;
           }
           const { id, outs } = await this.#ops.create(kind, inputs, this.#op(req.getUrn(), req.getTimeout()));
           res.setId(id);
-          res.setProperties(toStruct(outs, def.secretOutputs));
+          res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getProperties())));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+        (req) => ({ inputs: fromStruct(req.getProperties()), secrets: errorSecrets(req.getType(), req.getUrn(), req.getProperties()) }),
       ),
 
       read: unary(async (req: pb.ReadRequest) => {
@@ -146,8 +152,9 @@ export class ProviderServer {
         // No id: the object is gone, and the engine drops it from state.
         if (!r.id) return res;
         res.setId(r.id);
-        res.setProperties(toStruct(r.props as Props, def.secretOutputs));
-        res.setInputs(toStruct(("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs()), def.secretOutputs));
+        res.setProperties(toStruct(r.props as Props, secretSpec(def, r.props as Props, def.secretOutputs, req.getProperties(), req.getInputs())));
+        const inputs = ("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs());
+        res.setInputs(toStruct(inputs, secretSpec(def, inputs, def.secretOutputs, req.getProperties(), req.getInputs())));
         return res;
       }),
 
@@ -158,14 +165,15 @@ export class ProviderServer {
           const news = fromStruct(req.getNews());
           const res = new pb.UpdateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct(await this.#ops.previewUpdate(kind, olds, news, oldInputsOf(req)), def.secretOutputs));
+            const outs = await this.#ops.previewUpdate(kind, olds, news, oldInputsOf(req));
+            res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getOlds(), req.getNews())));
             return res;
           }
           const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
-          res.setProperties(toStruct(outs, def.secretOutputs));
+          res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getNews())));
           return res;
         },
-        (req) => ({ inputs: fromStruct(req.getNews()), secrets: secretsOf(req.getType(), req.getUrn()) }),
+        (req) => ({ inputs: fromStruct(req.getNews()), secrets: errorSecrets(req.getType(), req.getUrn(), req.getNews()) }),
       ),
 
       delete: unary(async (req: pb.DeleteRequest) => {
@@ -174,11 +182,16 @@ export class ProviderServer {
         return new Empty();
       }),
 
+      // Components: built through the engine's monitor from the native SDK (construct.ts, loaded on first use).
+      construct: unary(async (req: pb.ConstructRequest) => (require("./construct") as typeof import("./construct")).construct(req, this.#engineAddress)),
+
       invoke: unary(async (req: pb.InvokeRequest) => {
         const fn = functionsByToken.get(req.getTok());
         if (!fn) throw new Error(`cloudplatform: unknown function '${req.getTok()}'`);
         const result = await this.#ops.invoke(fn, fromStruct(req.getArgs()));
-        return new pb.InvokeResponse().setReturn(toStruct(result, fn.secretOutputs));
+        // A result computed from a secret argument is secret as a whole, as the engine would make it.
+        const secretArgs = containsSecrets(req.getArgs()?.toJavaScript());
+        return new pb.InvokeResponse().setReturn(toStruct(result, secretArgs ? Object.keys(result) : fn.secretOutputs));
       }),
     };
   }
@@ -190,9 +203,15 @@ function oldInputsOf(req: pb.DiffRequest | pb.UpdateRequest): Props | undefined 
   return s ? fromStruct(s) : undefined;
 }
 
-function secretsOf(type: string, urn: string): readonly string[] | undefined {
+/** A response's secrets: the resource's own (whole properties, nested values) and what the request held as secret. */
+function secretSpec(def: ResourceDefinition, props: Props | undefined, keys: readonly string[] | undefined, ...from: (Struct | undefined)[]): SecretSpec {
+  return { keys: keys ?? [], paths: props && def.secretPaths ? def.secretPaths(props) : [], from: requestSecrets(...from) };
+}
+
+function errorSecrets(type: string, urn: string, request: Struct | undefined): ((props: Props) => SecretSpec) | undefined {
   try {
-    return served(type, urn).def.secretOutputs;
+    const { def } = served(type, urn);
+    return (props) => secretSpec(def, props, def.secretOutputs, request);
   } catch {
     return undefined;
   }

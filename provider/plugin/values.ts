@@ -1,13 +1,14 @@
 // Property values between the engine's protobuf Structs and the plain JSON handlers work on.
-// The provider tells the engine it does not accept secrets, resources or outputs, so what arrives
-// is plain; envelopes are still unwrapped defensively. Unknowns stay the engine's sentinel string,
-// which is framework.UNKNOWN.
+// The provider accepts secrets (the engine asks it of a provider that constructs components, and a
+// secret nested in a list then arrives as that one value, not the whole list), but not resources or
+// outputs: handlers see plain values, and each response marks secret what the request held as
+// secret, plus the resource's own secrets. Unknowns stay the engine's sentinel string, which is
+// framework.UNKNOWN.
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { UNKNOWN } from "../resources/framework";
+import { isSecretValue, markSecretPaths, SECRET_SIG, secretValue, SIG, type SecretPath } from "../secrets";
 
-/** The engine's special-signature key and the signatures this module understands. */
-export const SIG = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export { SECRET_SIG, SIG };
 const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 const OUTPUT_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
 
@@ -37,13 +38,68 @@ function unwrap(v: unknown): unknown {
 }
 
 /**
- * Plain JSON to a Struct for a response. Undefined values are dropped; the properties named in
- * `secrets` go back as secrets, so state encrypts them whichever SDK (or none, on import) made them.
+ * The secret parts of a request, by top-level property: a property that was secret as a whole, or
+ * held a secret that is not a string, is `whole`; otherwise its secret strings are listed.
  */
-export function toStruct(props: Props | undefined, secrets: readonly string[] = []): Struct {
-  const clean = JSON.parse(JSON.stringify(props ?? {})) as Props;
-  for (const key of secrets) {
-    if (key in clean && clean[key] !== null && clean[key] !== UNKNOWN) clean[key] = { [SIG]: SECRET_SIG, value: clean[key] };
+export interface RequestSecrets {
+  whole: Set<string>;
+  strings: Map<string, Set<string>>;
+}
+
+export function requestSecrets(...structs: (Struct | undefined)[]): RequestSecrets {
+  const found: RequestSecrets = { whole: new Set(), strings: new Map() };
+  const walk = (key: string, v: unknown, top: boolean): void => {
+    if (isSecretValue(v)) {
+      const inner = v.value;
+      if (top || typeof inner !== "string") found.whole.add(key);
+      else found.strings.set(key, (found.strings.get(key) ?? new Set()).add(inner));
+    } else if (Array.isArray(v)) v.forEach((x) => walk(key, x, false));
+    else if (v && typeof v === "object") Object.values(v).forEach((x) => walk(key, x, false));
+  };
+  for (const s of structs) for (const [key, v] of Object.entries(s?.toJavaScript() ?? {})) walk(key, v, true);
+  return found;
+}
+
+/** Where a response's secrets go. */
+export interface SecretSpec {
+  /** Top-level properties that are always secret. */
+  keys?: readonly string[];
+  /** Values nested in a property that are secret (an env var's value). */
+  paths?: readonly SecretPath[];
+  /** What the request held as secret: kept secret in the response. */
+  from?: RequestSecrets;
+}
+
+/**
+ * Plain JSON to a Struct for a response. Undefined values are dropped; the secrets `secrets` names
+ * go back as secrets, so state encrypts them whichever SDK (or none, on import) made them.
+ */
+export function toStruct(props: Props | undefined, secrets: readonly string[] | SecretSpec = []): Struct {
+  const spec: SecretSpec = Array.isArray(secrets) ? { keys: secrets as readonly string[] } : (secrets as SecretSpec);
+  let clean = JSON.parse(JSON.stringify(props ?? {})) as Props;
+  const paths: SecretPath[] = [...(spec.paths ?? [])];
+  for (const [key, values] of spec.from?.strings ?? []) {
+    if (!spec.from?.whole.has(key)) collectStrings(clean[key], [key], values, paths);
+  }
+  clean = markSecretPaths(clean, paths);
+  for (const key of [...(spec.keys ?? []), ...(spec.from?.whole ?? [])]) {
+    const v = clean[key];
+    if (key in clean && v !== null && v !== UNKNOWN && !isSecretValue(v)) clean[key] = secretValue(v);
   }
   return Struct.fromJavaScript(clean as Record<string, any>);
+}
+
+/** True when a request value holds a secret anywhere in it. */
+export function containsSecrets(v: unknown): boolean {
+  if (isSecretValue(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecrets);
+  return !!v && typeof v === "object" && Object.values(v).some(containsSecrets);
+}
+
+/** The paths of the strings under `v` that are among `values`. */
+function collectStrings(v: unknown, at: SecretPath, values: Set<string>, out: SecretPath[]): void {
+  if (typeof v === "string") {
+    if (values.has(v)) out.push(at);
+  } else if (Array.isArray(v)) v.forEach((x, i) => collectStrings(x, [...at, i], values, out));
+  else if (v && typeof v === "object" && !isSecretValue(v)) for (const [k, x] of Object.entries(v)) collectStrings(x, [...at, k], values, out);
 }

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { CorsResponse, PolicyResponse, type V1CorsRule, V1StorageBucket } from "../api/storage";
 import {
-  checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isUnknown, ResourceInitError, same,
+  type CheckContext, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
+  isImport, isUnknown, ResourceInitError, same, UNKNOWN, workspaceOf,
 } from "./framework";
 import { ConflictError } from "../client";
 import { autoName, canonicalJson, canonicalPolicy, corsRule, type CorsRule, normaliseRules } from "./bucketRules";
@@ -45,8 +45,8 @@ export const bucketOutputs = z.object({
   corsRules: z.array(corsRule).nullable().describe("The CORS rules, when the program manages them."),
   policy: z.string().nullable().describe("The access-policy document as canonical JSON, when the program manages it."),
   forceDestroy: z.boolean().describe("Whether destroy deletes the bucket's objects too."),
-  endpoint: z.string().nullable().describe("Address of the bucket's object API."),
-  publicBaseUrl: z.string().nullable().describe("Public address of the objects; null unless PUBLIC_READ."),
+  endpoint: z.string().nullable().describe("The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`)."),
+  publicBaseUrl: z.string().nullable().describe("Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ."),
   createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
 });
 export type BucketOutputs = Omit<z.infer<typeof bucketOutputs>, "corsRules"> & { corsRules: CorsRule[] | null; __autoNamed?: boolean; __identity?: string };
@@ -63,17 +63,21 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   inputs: bucketInputs,
   outputs: bucketOutputs,
   stableOutputs: ["endpoint", "publicBaseUrl", "createdAt"],
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<workspaceId>/<region>/<name>",
+    note: "A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.",
+  },
 
   // ---- check ----
-  check(olds, news) {
-    // The SDK passes the logical name (the engine gives check no URN). A generated name is kept,
-    // unless a change is sure to replace the bucket: the replacement then gets a fresh name, so it
-    // can be created before the old one is deleted.
+  check(olds, news, who = {}) {
+    // A generated name is kept, unless a change is sure to replace the bucket: the replacement
+    // then gets a fresh name, so it can be created before the old one is deleted.
     const { __logicalName, __autoNamed: _, ...given } = news;
     const autoNamed = given.name === undefined;
     const replacing = DIFF.replace.some((k) => k !== "name" && (olds as Record<string, unknown>)[k] !== undefined && given[k] !== undefined
       && !isUnknown(given[k]) && !same((olds as Record<string, unknown>)[k], given[k]));
-    if (autoNamed) given.name = olds.__autoNamed && olds.name && !replacing ? olds.name : autoName(String(__logicalName ?? "bucket"));
+    if (autoNamed) given.name = olds.__autoNamed && olds.name && !replacing ? olds.name : generatedName(who, given, __logicalName);
     const r = checkWith<BucketInputs>(bucketInputs, given);
     if (!r.inputs) return r;
     const i = r.inputs as Record<string, unknown>;
@@ -110,11 +114,17 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const b = await findBucket(ctx, olds.workspaceId, id, olds.region);
+    const at = splitId(id);
+    const ws = olds.workspaceId || at.workspaceId || (await ctx.workspaceId());
+    const region = olds.region || at.region;
+    const b = await findBucket(ctx, ws, at.name, region);
     if (!b) return {};
-    const loc = { workspaceId: olds.workspaceId, region: b.region ?? olds.region };
-    const corsRules = olds.corsRules != null ? normaliseRules(await readCors(ctx, loc, b.name)) : null;
-    const live = olds.policy != null ? await readPolicy(ctx, loc, b.name) : null;
+    const loc = { workspaceId: ws, region: b.region ?? region ?? "" };
+    // An import takes over the rules and policy the bucket has; a refresh reads those the program manages.
+    const importing = isImport(olds);
+    const rules = olds.corsRules != null || importing ? normaliseRules(await readCors(ctx, loc, b.name)) : null;
+    const corsRules = importing && !rules?.length ? null : rules;
+    const live = olds.policy != null || importing ? await readPolicy(ctx, loc, b.name) : null;
     const outs = toOutputs(b, { ...loc, corsRules, policy: canonicalPolicy(live), inputs: olds });
     // A policy removed out of band is null here: the program's policy then shows as a change, and up puts it back.
     const inputs: Record<string, unknown> = { name: outs.name, region: outs.region, forceDestroy: outs.forceDestroy };
@@ -122,25 +132,26 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     if (outs.visibility) inputs.visibility = outs.visibility;
     if (corsRules) inputs.corsRules = corsRules;
     if (outs.policy) inputs.policy = outs.policy;
-    return { id, props: outs, inputs: inputs as BucketInputs };
+    return { id: b.name, props: outs, inputs: inputs as BucketInputs };
   },
 
   // ---- update ----
-  async update(ctx, _id, olds, news) {
-    const outs: BucketOutputs = { ...olds, forceDestroy: news.forceDestroy ?? false };
-    if (news.corsRules !== undefined) outs.corsRules = await applyCors(ctx, olds, olds.corsRules, news.corsRules);
-    if (news.policy !== undefined) outs.policy = await applyPolicy(ctx, olds, olds.policy, news.policy);
+  async update(ctx, id, olds, news) {
+    const outs: BucketOutputs = { ...olds, workspaceId: await workspaceFor(ctx, id, olds), forceDestroy: news.forceDestroy ?? false };
+    if (news.corsRules !== undefined) outs.corsRules = await applyCors(ctx, outs, olds.corsRules, news.corsRules);
+    if (news.policy !== undefined) outs.policy = await applyPolicy(ctx, outs, olds.policy, news.policy);
     return { outs };
   },
 
   // ---- delete ----
   async delete(ctx, id, olds) {
+    const at = { workspaceId: await workspaceFor(ctx, id, olds), name: splitId(id).name };
     // A bucket a replacement leaves behind (or one left pending delete) goes as the program now
     // declares forceDestroy: the state of the old one cannot be updated first.
     const who = olds.__identity ?? ctx.identity;
     const force = olds.forceDestroy || (who !== undefined && ctx.declared?.(who)?.forceDestroy === true);
     try {
-      await deleteIgnoringNotFound(() => ctx.client.delete(`${bucketPath(olds, id)}`, { query: { region: olds.region, force: force ? true : undefined } }));
+      await deleteIgnoringNotFound(() => ctx.client.delete(bucketPath(at), { query: { region: olds.region, force: force ? true : undefined } }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       throw new Error(
@@ -150,6 +161,20 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     }
   },
 });
+
+/**
+ * `<logical name>-<suffix>`, the suffix drawn from the resource's identity (its URN on the plugin)
+ * and the inputs whose change replaces the bucket: the same in preview and in `up`, and another
+ * one for a replacement, which may then be created before the old bucket goes. (The engine's
+ * randomSeed is not used: 3.248.0 draws a fresh one for every run unless an update plan carries
+ * it, so a plain preview would show another name than `up` makes.) Unknown while those inputs are.
+ */
+function generatedName(who: CheckContext, given: Record<string, unknown>, logicalName: unknown): string {
+  const logical = who.name ?? (typeof logicalName === "string" ? logicalName : "bucket");
+  const keys = [given.region, given.visibility, given.workspaceId];
+  if (keys.some(isUnknown)) return UNKNOWN;
+  return autoName(logical, who.identity ? `${who.identity}\n${JSON.stringify(keys)}` : undefined);
+}
 
 // ---- settings: CORS and policy, written only when they differ ----
 type Where = { workspaceId: string; region: string; name: string };
@@ -172,6 +197,18 @@ async function applyPolicy(ctx: Context, b: Where, olds: string | null | undefin
 // ---- finders ----
 export const bucketsPath = (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/buckets`;
 const bucketPath = (b: { workspaceId: string; name: string }, name = b.name) => `${bucketsPath(b.workspaceId)}/${encodeURIComponent(name)}`;
+
+/** `<workspaceId>/<region>/<name>` or a bare name (bucket names hold no '/'). */
+function splitId(id: string): { workspaceId?: string; region?: string; name: string } {
+  const parts = id.split("/");
+  if (parts.length === 1) return { name: id };
+  if (parts.length === 3 && parts.every(Boolean)) return { workspaceId: parts[0], region: parts[1], name: parts[2] };
+  throw new Error(`Bucket id '${id}': expected <workspaceId>/<region>/<name>, or a bare <name> in the configured workspace's default region`);
+}
+
+/** The bucket's workspace: from state, from the id, or (older state) the configured one when it holds the bucket. */
+const workspaceFor = (ctx: Context, id: string, olds: BucketOutputs) =>
+  workspaceOf(ctx, olds.workspaceId || splitId(id).workspaceId, `bucket ${splitId(id).name}`, async (ws) => !!(await findBucket(ctx, ws, splitId(id).name, olds.region)));
 
 /** There is no GET of one bucket: the region's list is searched by name. */
 export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string): Promise<V1StorageBucket | undefined> {

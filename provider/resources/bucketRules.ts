@@ -1,6 +1,6 @@
 // Bucket input rules and normal forms: CORS rules, canonical policy JSON and generated names, kept
 // apart from bucket.ts so the handlers stay readable.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 
 export const CORS_METHODS = ["GET", "PUT", "POST", "DELETE", "HEAD"] as const;
@@ -67,9 +67,10 @@ const SUFFIX = 7;
 
 /**
  * A bucket name from a logical name: lowercased, anything outside the name rule turned into '-',
- * cut so that '-' plus a random suffix still fits in 63 characters.
+ * cut so that '-' plus a random suffix still fits in 63 characters. With a seed, the suffix is
+ * drawn from it (the same seed, the same name); without one, at random.
  */
-export function autoName(logical: string): string {
+export function autoName(logical: string, seed?: Uint8Array | string): string {
   const base = logical
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, "-")
@@ -77,6 +78,7 @@ export function autoName(logical: string): string {
     .slice(0, 63 - SUFFIX - 1)
     .replace(/^[.-]+|[.-]+$/g, "");
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-  const suffix = [...randomBytes(SUFFIX)].map((b) => alphabet[b % alphabet.length]).join("");
+  const bytes = seed === undefined || seed.length === 0 ? randomBytes(SUFFIX) : createHash("sha256").update(seed).digest();
+  const suffix = [...bytes.subarray(0, SUFFIX)].map((b) => alphabet[b % alphabet.length]).join("");
   return `${base || "bucket"}-${suffix}`;
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { CustomDomainResponse, V1CustomDomain, type V1TargetRecord } from "../api/domains";
 import { defineFunction } from "../functions";
 import { DOMAIN_RULE, normaliseDomain } from "./dnsZone";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, same } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, same, splitFirst } from "./framework";
 import { id } from "./rules";
 
 // ---- schemas ----
@@ -66,6 +66,8 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
   description: "A custom domain on a web service (WEB or STATIC). Publish dnsTarget.records (or use VerifiedCustomDomain), then wait with CustomDomainVerification.",
   inputs: customDomainInputs,
   outputs: customDomainOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<serviceId>/<domainId>", note: "The resource's id in state is the custom domain's id." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(customDomainInputs, news),
@@ -88,15 +90,18 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const d = await findCustomDomain(ctx, olds.serviceId, id);
+    const [fromId, domainId] = splitFirst(id);
+    const serviceId = olds.serviceId || fromId;
+    if (!serviceId) throw new Error(`CustomDomain '${id}': the state names no service; import it as <serviceId>/<domainId>`);
+    const d = await findCustomDomain(ctx, serviceId, domainId);
     if (!d) return {};
-    const outs = toOutputs(d, olds.serviceId);
-    return { id, props: outs, inputs: { serviceId: outs.serviceId, domain: outs.domain } };
+    const outs = toOutputs(d, serviceId);
+    return { id: domainId, props: outs, inputs: { serviceId: outs.serviceId, domain: outs.domain } };
   },
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/custom-domains/${encodeURIComponent(id)}`));
+    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/custom-domains/${pathPart(splitFirst(id)[1], "custom domain id")}`));
   },
 });
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PermissionDeniedError } from "../client";
 import { CustomDomainResponse, type V1CustomDomain } from "../api/domains";
 import { dnsTargetOutput, findCustomDomain, type TargetRecordOutput, toOutputs as domainOutputs } from "./customDomain";
-import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, verificationDiff } from "./framework";
+import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, splitFirst, verificationDiff } from "./framework";
 import { duration, id } from "./rules";
 import { formatDuration, parseDuration, pollUntil } from "./waiter";
 
@@ -37,6 +37,7 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
   inputs: customDomainVerificationInputs,
   outputs: customDomainVerificationOutputs,
   stableOutputs: ["serviceId", "domain"],
+  importId: { format: "<serviceId>/<domainId>", note: "The resource's id in state is the custom domain's id." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(customDomainVerificationInputs, news),
@@ -52,12 +53,14 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const d = await recheck(ctx, olds.domainId ?? id, olds.serviceId);
+    const [fromId, idDomain] = splitFirst(id);
+    const domainId = olds.domainId || idDomain;
+    const d = await recheck(ctx, domainId, olds.serviceId || fromId);
     if (!d) return {};
-    const outs = toOutputs(d, olds.serviceId, olds.timeout ?? null);
-    const inputs: CustomDomainVerificationInputs = { domainId: olds.domainId ?? id };
+    const outs = toOutputs(d, olds.serviceId || fromId, olds.timeout ?? null);
+    const inputs: CustomDomainVerificationInputs = { domainId };
     if (outs.timeout) inputs.timeout = outs.timeout;
-    return { id, props: outs, inputs };
+    return { id: domainId, props: outs, inputs };
   },
 
   // ---- update ----

@@ -7,6 +7,7 @@ import { V1DnsRecord } from "../api/dns";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
   type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, same,
+  pathPart, splitFirst,
 } from "./framework";
 import { id } from "./rules";
 
@@ -190,6 +191,8 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   // A new name moves the record: its full name follows.
   stableOutputs: (olds, news) => ["zoneName", "origin", "editable", "createdAt", ...(same(olds.name, news.name) ? ["fqdn"] : [])],
   derivedOutputs: ["name"],
+  deleteBeforeReplace: true,
+  importId: { format: "<zoneId>/<recordId>", note: "The resource's id in state is the record's id." },
 
   // ---- check ----
   check(_olds, news) {
@@ -219,22 +222,27 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const r = await findRecord(ctx, olds.zoneId, id);
+    const [fromId, recordId] = splitFirst(id);
+    const zoneId = olds.zoneId || fromId;
+    if (!zoneId) throw new Error(`DnsRecord '${id}': the state names no zone; import it as <zoneId>/<recordId>`);
+    const r = await findRecord(ctx, zoneId, recordId);
     if (!r) return {};
-    const outs = toOutputs(r, olds.zoneId, olds.zoneName);
-    return { id, props: outs, inputs: toInputs(outs) };
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, zoneId));
+    const outs = toOutputs(r, zoneId, zoneName);
+    return { id: recordId, props: outs, inputs: toInputs(outs) };
   },
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const body = recordBody(news, olds.zoneName);
-    const r = await ctx.client.patch(`/v1/dns-records/${encodeURIComponent(id)}`, body, { schema: V1DnsRecord });
-    return { outs: toOutputs(r, olds.zoneId, olds.zoneName) };
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, olds.zoneId || news.zoneId));
+    const body = recordBody(news, zoneName);
+    const r = await ctx.client.patch(`/v1/dns-records/${pathPart(splitFirst(id)[1], "record id")}`, body, { schema: V1DnsRecord });
+    return { outs: toOutputs(r, olds.zoneId || news.zoneId, zoneName) };
   },
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${encodeURIComponent(id)}`));
+    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${pathPart(splitFirst(id)[1], "record id")}`));
   },
 });
 

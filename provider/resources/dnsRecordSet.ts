@@ -11,7 +11,8 @@ import {
   type RecordSpec, recordView, zoneNameOf,
 } from "./dnsRecord";
 import {
-  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown, ResourceInitError,
+  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown,
+  ResourceInitError, splitFirst, statePart,
 } from "./framework";
 import { id } from "./rules";
 
@@ -40,6 +41,11 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   outputs: dnsRecordSetOutputs,
   stableOutputs: ["zoneName"],
   derivedOutputs: ["records"],
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<zoneId>/<recordId>,<recordId>,...",
+    note: "The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.",
+  },
 
   // ---- check ----
   check(_olds, news) {
@@ -91,22 +97,26 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   // ---- read ----
   async read(ctx, id, olds) {
     if (isImport(olds)) return adopt(ctx, id);
-    const live = await findOrUndefined(() => listRecords(ctx, olds.zoneId));
+    // Both id forms start with the zone: a state without zoneId still names it.
+    const zoneId = olds.zoneId || statePart(splitFirst(id)[0], "zoneId");
+    const live = await findOrUndefined(() => listRecords(ctx, zoneId));
     if (!live) return {};
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, zoneId));
     const byId = new Map(live.map((r) => [r.id, r]));
     const records = (olds.records ?? []).flatMap((m) => {
       const r = byId.get(m.id);
-      return r ? [toManaged(r, olds.zoneName)] : [];
+      return r ? [toManaged(r, zoneName)] : [];
     });
-    const outs = { zoneId: olds.zoneId, zoneName: olds.zoneName, records };
-    return { id, props: outs, inputs: { zoneId: olds.zoneId, records: records.map(recordSpec) } };
+    const outs = { zoneId, zoneName, records };
+    return { id, props: outs, inputs: { zoneId, records: records.map(recordSpec) } };
   },
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const zoneName = olds.zoneName;
+    const zoneId = olds.zoneId || statePart(splitFirst(id)[0], "zoneId");
+    const zoneName = olds.zoneName || (await zoneNameOf(ctx, zoneId));
     // Work from the live records: refresh may not have run since something changed.
-    const live = new Map((await listRecords(ctx, olds.zoneId)).map((r) => [r.id, r]));
+    const live = new Map((await listRecords(ctx, zoneId)).map((r) => [r.id, r]));
     const current = (olds.records ?? []).flatMap((m) => (live.has(m.id) ? [toManaged(live.get(m.id)!, zoneName)] : []));
     const desired = desiredOf(news.records, zoneName);
     const plan = matchRecords(desired, current);
@@ -123,13 +133,13 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
         result.set(d.index, rec);
         kept.delete(c.id);
       }
-      for (const d of plan.create) result.set(d.index, await createOne(ctx, olds.zoneId, zoneName, news.records[d.index]));
+      for (const d of plan.create) result.set(d.index, await createOne(ctx, zoneId, zoneName, news.records[d.index]));
     } catch (err) {
       const partial = [...[...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), ...kept.values()];
-      throw initError(err, id, { zoneId: olds.zoneId, zoneName, records: partial });
+      throw initError(err, id, { zoneId, zoneName, records: partial });
     }
     const records = [...result.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-    return { outs: { zoneId: olds.zoneId, zoneName, records } };
+    return { outs: { zoneId, zoneName, records } };
   },
 
   // ---- delete ----

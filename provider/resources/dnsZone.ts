@@ -59,6 +59,8 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
   description: "A DNS zone hosted by the platform. It is published once ownership is proven (see DnsZoneVerification).",
   inputs: dnsZoneInputs,
   outputs: dnsZoneOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<zoneId>", note: "The zone is looked up in the configured workspace." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(dnsZoneInputs, news),
@@ -77,9 +79,10 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const zone = await findZone(ctx, id, olds.workspaceId);
+    const ws = olds.workspaceId || (await ctx.workspaceId());
+    const zone = await findZone(ctx, id, ws);
     if (!zone) return {};
-    const outs = toOutputs(zone, olds.workspaceId);
+    const outs = toOutputs(zone, ws);
     return { id, props: outs, inputs: { name: outs.name } };
   },
 

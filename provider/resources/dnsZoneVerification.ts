@@ -32,6 +32,7 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
   inputs: dnsZoneVerificationInputs,
   outputs: dnsZoneVerificationOutputs,
   stableOutputs: ["name"],
+  importId: { format: "<zoneId>", note: "The zone is looked up in the configured workspace." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(dnsZoneVerificationInputs, news),

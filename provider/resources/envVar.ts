@@ -3,7 +3,7 @@
 // that already exists (declare it in one place only, or import it).
 import { z } from "zod";
 import { V1EnvVar, V1EnvVarChange } from "../api/services";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst } from "./framework";
 import { id } from "./rules";
 import { envVarItem } from "./service";
 
@@ -31,6 +31,8 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
   description: "One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.",
   inputs: envVarInputs,
   outputs: envVarOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<serviceId>/<key>", note: "The same as the id a create gives it." },
   secretOutputs: ["value"],
 
   // ---- check ----
@@ -59,7 +61,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const [serviceId, key] = olds.serviceId ? [olds.serviceId, olds.key] : splitId(id);
+    const [serviceId, key] = olds.serviceId && olds.key ? [olds.serviceId, olds.key] : splitId(id);
     const v = await findEnvVar(ctx, serviceId, key);
     if (!v || v.linked) return {};
     // A read-only key sees a blanked secret: keep the last known value instead of reporting drift.
@@ -75,9 +77,10 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
   },
 
   // ---- delete ----
-  async delete(ctx, _id, olds) {
+  async delete(ctx, id, olds) {
+    const [serviceId, key] = olds.serviceId && olds.key ? [olds.serviceId, olds.key] : splitId(id);
     await deleteIgnoringNotFound(() =>
-      ctx.client.delete(`/v1/services/${encodeURIComponent(olds.serviceId)}/env-vars/${encodeURIComponent(olds.key)}`),
+      ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/env-vars/${pathPart(key, "key")}`),
     );
   },
 });
@@ -104,8 +107,9 @@ async function upsert(ctx: Context, i: EnvVarInputs) {
 // ---- mappers ----
 export const envVarId = (serviceId: string, key: string) => `${serviceId}/${key}`;
 function splitId(id: string): [string, string] {
-  const i = id.indexOf("/");
-  return [id.slice(0, i), id.slice(i + 1)];
+  const [serviceId, key] = splitFirst(id);
+  if (!serviceId || !key) throw new Error(`EnvVar id '${id}': expected <serviceId>/<key>`);
+  return [serviceId, key];
 }
 
 function toOutputs(i: EnvVarInputs, pendingRedeploy: boolean): EnvVarOutputs {

@@ -30,6 +30,8 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
   description: "An environment of a project (for example production or staging).",
   inputs: environmentInputs,
   outputs: environmentOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<environmentId>" },
 
   // ---- check ----
   check: (_olds, news) => checkWith(environmentInputs, news),

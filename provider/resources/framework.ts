@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { CloudPlatformClient } from "../client";
 import { NotFoundError } from "../client";
+import type { SecretPath } from "../secrets";
 
 /** The engine's placeholder for a value not known until apply (preview of a dependent resource). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -56,12 +57,32 @@ export interface ReadResult<O, I = unknown> {
   inputs?: I;
 }
 
+/** Who is being checked: check derives generated names from it (the native plugin's URN, the dynamic SDK's identity). */
+export interface CheckContext {
+  /** The resource's logical name. */
+  name?: string;
+  /** Its stable identity: the URN, or the dynamic SDK's identity string. */
+  identity?: string;
+}
+
 export interface ResourceDefinition<I extends Record<string, unknown> = any, O extends Record<string, unknown> = any> {
   /** Pulumi type token of the native provider, e.g. `cloudplatform:index:Project`. */
   token: string;
   description: string;
+  /**
+   * What `pulumi import`, `import -f` and the `import` option take as the id (e.g.
+   * `<zoneId>/<recordId>`), and what a bare form means. The read parses it and fills every output.
+   */
+  importId: { format: string; note?: string };
   inputs: z.ZodObject<any>;
   outputs: z.ZodObject<any>;
+  /**
+   * A forced replacement (`pulumi up --replace`), which the engine makes without asking diff, must
+   * delete the old object first: its name (key, path, address, record) is unique, or the new
+   * create would send the old one's Idempotency-Key and get the old object back. The SDKs make the
+   * `deleteBeforeReplace` option default to true.
+   */
+  deleteBeforeReplace?: boolean;
   /** Output properties that are always secret. */
   secretOutputs?: string[];
   /**
@@ -73,7 +94,9 @@ export interface ResourceDefinition<I extends Record<string, unknown> = any, O e
   stableOutputs?: string[] | ((olds: O, news: I) => string[]);
   /** Inputs whose output is not the input as checked (another form, filled in by the platform). */
   derivedOutputs?: string[];
-  check?(olds: Partial<I>, news: Record<string, unknown>): CheckResult<I> | Promise<CheckResult<I>>;
+  /** Values nested in outputs (and inputs) that are secret, by path: one env var's value, not the whole list. */
+  secretPaths?(props: Record<string, unknown>): SecretPath[];
+  check?(olds: Partial<I>, news: Record<string, unknown>, who?: CheckContext): CheckResult<I> | Promise<CheckResult<I>>;
   diff?(id: string, olds: O, news: I): DiffResult | Promise<DiffResult>;
   create(ctx: Context, inputs: I): Promise<CreateResult<O>>;
   read?(ctx: Context, id: string, olds: O): Promise<ReadResult<O, I>>;
@@ -318,6 +341,45 @@ export function same(a: unknown, b: unknown): boolean {
  */
 export function isImport(olds: object | undefined): boolean {
   return !olds || Object.keys(olds).every((k) => k === "__provider");
+}
+
+/**
+ * One part of a request path taken from state: a missing part (state written before the provider
+ * recorded it) is refused, so a request never names `/undefined/` and a 404 there is never taken
+ * for "already gone".
+ */
+export function statePart(value: unknown, what: string): string {
+  if (typeof value !== "string" || value === "" || isUnknown(value)) {
+    throw new Error(`the resource's state has no ${what}, so the request cannot name the object; run \`pulumi refresh\` to fill it in, then try again`);
+  }
+  return value;
+}
+
+/** statePart, encoded for a URL path. */
+export const pathPart = (value: unknown, what: string) => encodeURIComponent(statePart(value, what));
+
+/**
+ * Splits an import id of the form `a/b` (or with `sep`) at its first separator; a part-less id
+ * gives `[undefined, id]`. Platform ids hold no separator, so an id with one is the import form.
+ */
+export function splitFirst(id: string, sep = "/"): [string | undefined, string] {
+  const i = id.indexOf(sep);
+  return i <= 0 ? [undefined, id] : [id.slice(0, i), id.slice(i + sep.length)];
+}
+
+/**
+ * The workspace a delete names. State written before the provider recorded the workspace (an old
+ * import) has none: the object is then looked for in the configured workspace, and when it is not
+ * there the delete fails instead of taking a 404 in a guessed workspace for "already gone".
+ */
+export async function workspaceOf(ctx: Context, recorded: string | null | undefined, what: string, isIn: (workspaceId: string) => Promise<boolean>): Promise<string> {
+  if (recorded) return recorded;
+  const configured = await ctx.workspaceId();
+  if (await isIn(configured)) return configured;
+  throw new Error(
+    `${what}: the state does not record its workspace, and the configured workspace ${configured} does not hold it, so nothing was done to it. ` +
+      "Run `pulumi refresh` (it records the workspace, or drops the object from state when it is gone), then run the command again.",
+  );
 }
 
 /** A finder: the object, or undefined when the API answers 404. */

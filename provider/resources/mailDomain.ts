@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineFunction } from "../functions";
 import { MailDomainResponse, type V1MailDnsRecord, V1MailDomain, type V1MailDomainDetail, V1MailLimits } from "../api/mail";
 import { domainInput, normaliseDomain } from "./dnsZone";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst, workspaceOf } from "./framework";
 import { id, regionKey } from "./rules";
 
 // ---- schemas ----
@@ -63,6 +63,8 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
   description: "A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.",
   inputs: mailDomainInputs,
   outputs: mailDomainOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<workspaceId>/<domainId>", note: "A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(mailDomainInputs, news),
@@ -86,15 +88,19 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const detail = await findMailDomain(ctx, olds.workspaceId, id);
+    const [fromId, domainId] = splitFirst(id);
+    const ws = olds.workspaceId || fromId || (await ctx.workspaceId());
+    const detail = await findMailDomain(ctx, ws, domainId);
     if (!detail) return {};
-    const outs = toOutputs(detail, olds.workspaceId);
-    return { id, props: outs, inputs: { name: outs.name, ...(outs.region ? { region: outs.region } : {}) } };
+    const outs = toOutputs(detail, ws);
+    return { id: domainId, props: outs, inputs: { name: outs.name, ...(outs.region ? { region: outs.region } : {}) } };
   },
 
   // ---- delete ----
   async delete(ctx, id, olds) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`${domainsPath(olds.workspaceId)}/${encodeURIComponent(id)}`));
+    const [fromId, domainId] = splitFirst(id);
+    const ws = await workspaceOf(ctx, olds.workspaceId || fromId, `mail domain ${olds.name ?? domainId}`, async (w) => !!(await findMailDomain(ctx, w, domainId)));
+    await deleteIgnoringNotFound(() => ctx.client.delete(`${domainsPath(ws)}/${pathPart(domainId, "domain id")}`));
   },
 });
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { PermissionDeniedError } from "../client";
 import { MailDomainResponse, type V1MailDomainDetail } from "../api/mail";
-import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, verificationDiff } from "./framework";
+import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, splitFirst, verificationDiff } from "./framework";
 import { domainsPath, findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
 import { duration, id } from "./rules";
 import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
@@ -42,6 +42,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
   inputs: mailDomainVerificationInputs,
   outputs: mailDomainVerificationOutputs,
   stableOutputs: ["name"],
+  importId: { format: "<workspaceId>/<domainId>", note: "A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id." },
 
   // ---- check ----
   check: (_olds, news) => checkWith(mailDomainVerificationInputs, news),
@@ -57,13 +58,15 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const ws = olds.workspaceId || (await ctx.workspaceId());
-    const detail = await recheck(ctx, ws, olds.domainId ?? id);
+    const [fromId, idDomain] = splitFirst(id);
+    const domainId = olds.domainId || idDomain;
+    const ws = olds.workspaceId || fromId || (await ctx.workspaceId());
+    const detail = await recheck(ctx, ws, domainId);
     if (!detail) return {};
-    const outs = toOutputs(detail, ws, olds.domainId ?? id, olds.timeout ?? null);
+    const outs = toOutputs(detail, ws, domainId, olds.timeout ?? null);
     const inputs: MailDomainVerificationInputs = { domainId: outs.domainId, workspaceId: ws };
     if (outs.timeout) inputs.timeout = outs.timeout;
-    return { id, props: outs, inputs };
+    return { id: domainId, props: outs, inputs };
   },
 
   // ---- update ----

@@ -42,6 +42,8 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
   inputs: projectInputs,
   outputs: projectOutputs,
   stableOutputs: ["paused", "pausedAt", "createdAt"],
+  deleteBeforeReplace: true,
+  importId: { format: "<projectId>" },
 
   // ---- check ----
   check: (_olds, news) => checkWith(projectInputs, news),

@@ -2,7 +2,7 @@
 // Paths are unique per service, so a path change deletes the old file first.
 import { z } from "zod";
 import { V1SecretFile, V1SecretFileChange } from "../api/services";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
 import { secretFileItem } from "./service";
 
@@ -28,6 +28,8 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
   description: "A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.",
   inputs: secretFileInputs,
   outputs: secretFileOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<serviceId>:<path>", note: "The same as the id a create gives it." },
   secretOutputs: ["content"],
 
   // ---- check ----
@@ -39,16 +41,17 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const change = await put(ctx, inputs);
-    return { id: `${inputs.serviceId}:${inputs.path}`, outs: { ...inputs, pendingRedeploy: change.needsRedeploy } };
+    return { id: secretFileId(inputs.serviceId, inputs.path), outs: { ...inputs, pendingRedeploy: change.needsRedeploy } };
   },
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const f = await findSecretFile(ctx, olds.serviceId, olds.path);
+    const [serviceId, path] = olds.serviceId && olds.path ? [olds.serviceId, olds.path] : splitId(id);
+    const f = await findSecretFile(ctx, serviceId, path);
     if (!f) return {};
     // A read-only key sees blanked contents: keep the last known content instead of reporting drift.
-    const content = (f.content ?? "") === "" ? olds.content : f.content!;
-    const outs = { serviceId: olds.serviceId, path: f.path, content, pendingRedeploy: olds.pendingRedeploy ?? false };
+    const content = (f.content ?? "") === "" && olds.content !== undefined ? olds.content : (f.content ?? "");
+    const outs = { serviceId, path: f.path, content, pendingRedeploy: olds.pendingRedeploy ?? false };
     return { id, props: outs, inputs: { serviceId: outs.serviceId, path: outs.path, content } };
   },
 
@@ -59,9 +62,10 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
   },
 
   // ---- delete ----
-  async delete(ctx, _id, olds) {
+  async delete(ctx, id, olds) {
+    const [serviceId, path] = olds.serviceId && olds.path ? [olds.serviceId, olds.path] : splitId(id);
     await deleteIgnoringNotFound(() =>
-      ctx.client.delete(`/v1/services/${encodeURIComponent(olds.serviceId)}/secret-files`, { query: { path: olds.path } }),
+      ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/secret-files`, { query: { path: statePart(path, "path") } }),
     );
   },
 });
@@ -82,4 +86,12 @@ async function put(ctx: Context, i: SecretFileInputs) {
   );
   if (change.needsRedeploy) ctx.log(`${i.path}: mounted on the service's next deploy`);
   return change;
+}
+
+// ---- mappers ----
+const secretFileId = (serviceId: string, path: string) => `${serviceId}:${path}`;
+function splitId(id: string): [string, string] {
+  const [serviceId, path] = splitFirst(id, ":");
+  if (!serviceId || !path) throw new Error(`SecretFile id '${id}': expected <serviceId>:<path>`);
+  return [serviceId, path];
 }

@@ -7,7 +7,7 @@ import { NotFoundError, PermissionDeniedError } from "../client";
 import { V1StaticSite } from "../api/staticSites";
 import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isUnknown, ResourceInitError, same,
+  isImport, isUnknown, ResourceInitError, same,
 } from "./framework";
 import { DeployFailedError, waitForDeploy } from "./deploy-wait";
 import { duration, name, uuid } from "./rules";
@@ -63,13 +63,19 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   outputs: staticSiteOutputs,
   // A rename keeps the URL; only new content makes a new deploy.
   stableOutputs: (olds, news) => ["url", "serviceId", "createdAt", ...(CONTENT_KEYS.some((k) => !same(olds[k], news[k])) ? [] : ["deployId"])],
+  deleteBeforeReplace: true,
+  importId: {
+    format: "<siteId>",
+    note: "The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.",
+  },
 
   // ---- check ----
   check(_olds, news) {
     const r = checkWith<StaticSiteInputs>(staticSiteInputs, news);
     // The path is checked, and hashed, whenever it is known, whatever the other inputs are.
     let hash: string | undefined;
-    if (typeof news.path === "string" && news.path !== "" && !isUnknown(news.path)) {
+    // The placeholder an import wrote passes here, so the import itself validates; diff refuses it.
+    if (typeof news.path === "string" && news.path !== "" && news.path !== IMPORTED_PATH && !isUnknown(news.path)) {
       const { problem } = pathKind(news.path);
       const files = problem ? [] : siteFiles(news.path);
       const failure = problem ?? (files.length ? sizeProblem(news.path, files) : `directory '${news.path}' holds no files`);
@@ -80,7 +86,7 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
     const i = r.inputs;
     if (hash) i.contentHash = hash;
     // No machine-specific path in state: inside the program's directory it is kept relative.
-    if (typeof i.path === "string" && !isUnknown(i.path)) i.path = portablePath(i.path);
+    if (typeof i.path === "string" && i.path !== IMPORTED_PATH && !isUnknown(i.path)) i.path = portablePath(i.path);
     // Defaults are filled in, so removing a setting puts the default back.
     if (i.indexPath === undefined) i.indexPath = "index.html";
     if (i.spaFallback === undefined) i.spaFallback = false;
@@ -88,8 +94,11 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   },
 
   // ---- diff ----
-  // The same folder named another way (relative here, absolute in an older state) is no change.
-  diff: (_id, olds, news) => diffWith(olds, samePath(olds.path, news.path) ? { ...news, path: olds.path } : news, DIFF),
+  diff(_id, olds, news) {
+    if (news.path === IMPORTED_PATH) throw new Error("path: an imported site's content cannot be read back; set path to the directory, .zip or .html file the site publishes");
+    // The same folder named another way (relative here, absolute in an older state) is no change.
+    return diffWith(olds, samePath(olds.path, news.path) ? { ...news, path: olds.path } : news, DIFF);
+  },
 
   // ---- create ----
   async create(ctx, inputs) {
@@ -119,7 +128,10 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const outs = await readOutputs(ctx, id, toInputs(olds), olds.deployId ?? null);
+    const importing = isImport(olds);
+    // An import records the deploy whose content is live.
+    const deployId = importing ? ((await contentDeploy(ctx, id))?.id ?? null) : (olds.deployId ?? null);
+    const outs = await readOutputs(ctx, id, importing ? { path: IMPORTED_PATH } : toInputs(olds), deployId);
     if (!outs) return {};
     // The program owns the content it uploaded. The platform's own redeploys (SYSTEM, e.g. once a
     // custom domain verifies) serve that same content; any other deploy may serve other content:
@@ -198,6 +210,9 @@ export async function contentDeploy(ctx: Context, id: string): Promise<V1Deploy 
 }
 
 const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
+
+/** The `path` an import records (and its generated code shows) until the program gives the real one. */
+export const IMPORTED_PATH = "<set path to the directory, .zip or .html file this site publishes>";
 const timeoutOf = (i: Partial<StaticSiteInputs>) => parseDuration(i.timeout ?? DEFAULT_TIMEOUT);
 
 async function readOutputs(ctx: Context, id: string, declared: Partial<StaticSiteInputs>, deployId: string | null): Promise<StaticSiteOutputs | undefined> {

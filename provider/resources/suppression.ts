@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { ConflictError } from "../client";
 import { V1Suppression } from "../api/mail";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, isImport } from "./framework";
 import { id } from "./rules";
 
 // ---- schemas ----
@@ -14,14 +14,14 @@ export const suppressionInputs = z.object({
     .transform((s) => s.trim().toLowerCase())
     .pipe(z.email({ error: "must be an email address" }))
     .describe("The address never to mail. Case is ignored. Changing it replaces the suppression."),
-  workspaceId: id("Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.").optional(),
+  workspaceId: id("Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.").optional(),
 });
 export type SuppressionInputs = z.infer<typeof suppressionInputs>;
 
 export const suppressionOutputs = z.object({
   address: z.string().describe("The suppressed address."),
   reason: z.string().nullable().describe("Why it is suppressed (manual for suppressions added through the API)."),
-  workspaceId: z.string().nullable().describe("Workspace of the suppression list, when set."),
+  workspaceId: z.string().nullable().describe("Workspace of the suppression list; null only in state written before the provider recorded it (the key's own workspace)."),
   createdAt: z.string().nullable().describe("When it was suppressed."),
 });
 export type SuppressionOutputs = z.infer<typeof suppressionOutputs>;
@@ -31,6 +31,8 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
   description: "An address on the workspace's suppression list: the platform never mails it.",
   inputs: suppressionInputs,
   outputs: suppressionOutputs,
+  deleteBeforeReplace: true,
+  importId: { format: "<workspaceId>/<address>", note: "A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address." },
 
   // ---- check ----
   check(_olds, news) {
@@ -45,23 +47,30 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
 
   // ---- create ----
   async create(ctx, inputs) {
-    const s = await ctx.client.post("/v1/suppressions", { address: inputs.address }, { schema: V1Suppression, query: { workspaceId: inputs.workspaceId } });
-    return { id: s.address, outs: toOutputs(s, inputs.workspaceId) };
+    const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
+    const s = await ctx.client.post("/v1/suppressions", { address: inputs.address }, { schema: V1Suppression, query: { workspaceId } });
+    return { id: s.address, outs: toOutputs(s, workspaceId) };
   },
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const s = await findSuppression(ctx, olds.address ?? id, olds.workspaceId ?? undefined);
+    const [fromId, address] = splitId(id);
+    // State from before the workspace was recorded holds null: the key's own workspace, where
+    // that create put it (no workspaceId sent). An import names one, or takes the configured one.
+    const ws = isImport(olds) ? (fromId ?? (await ctx.workspaceId())) : (olds.workspaceId ?? undefined);
+    const s = await findSuppression(ctx, olds.address ?? address, ws);
     if (!s) return {};
-    const outs = toOutputs(s, olds.workspaceId ?? undefined);
-    return { id, props: outs, inputs: olds.workspaceId ? { address: outs.address, workspaceId: olds.workspaceId } : { address: outs.address } };
+    const outs = toOutputs(s, ws);
+    return { id: outs.address, props: outs, inputs: { address: outs.address } };
   },
 
   // ---- delete ----
   async delete(ctx, id, olds) {
+    const [fromId, address] = splitId(id);
+    // Without a workspace (older state), no workspaceId is sent: the key's own, where the create put it.
     try {
       await deleteIgnoringNotFound(() =>
-        ctx.client.delete(`/v1/suppressions/${encodeURIComponent(olds.address ?? id)}`, { query: { workspaceId: olds.workspaceId ?? undefined } }),
+        ctx.client.delete(`/v1/suppressions/${encodeURIComponent(olds.address ?? address)}`, { query: { workspaceId: olds.workspaceId ?? fromId } }),
       );
     } catch (err) {
       if (err instanceof ConflictError) {
@@ -85,6 +94,12 @@ export async function findSuppression(ctx: Context, address: string, workspaceId
 }
 
 // ---- mappers ----
+/** `<workspaceId>/<address>` or a bare address (an address may hold '/', a workspace id never '@'). */
+function splitId(id: string): [string | undefined, string] {
+  const m = /^([^/@]+)\/(.+@.+)$/.exec(id);
+  return m ? [m[1], m[2]] : [undefined, id];
+}
+
 function toOutputs(s: V1Suppression, workspaceId?: string): SuppressionOutputs {
   return { address: s.address.toLowerCase(), reason: s.reason ?? null, workspaceId: workspaceId ?? null, createdAt: s.createdAt ?? null };
 }

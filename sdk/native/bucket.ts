@@ -39,15 +39,15 @@ export class Bucket extends pulumi.CustomResource {
     /**
      * The CORS rules, when the program manages them.
      */
-    declare public readonly corsRules: pulumi.Output<outputs.CorsRule[]>;
+    declare public readonly corsRules: pulumi.Output<outputs.CorsRule[] | undefined>;
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
-     * Address of the bucket's object API.
+     * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
      */
-    declare public /*out*/ readonly endpoint: pulumi.Output<string>;
+    declare public /*out*/ readonly endpoint: pulumi.Output<string | undefined>;
     /**
      * Whether destroy deletes the bucket's objects too.
      */
@@ -59,11 +59,11 @@ export class Bucket extends pulumi.CustomResource {
     /**
      * The access-policy document as canonical JSON, when the program manages it.
      */
-    declare public readonly policy: pulumi.Output<string>;
+    declare public readonly policy: pulumi.Output<string | undefined>;
     /**
-     * Public address of the objects; null unless PUBLIC_READ.
+     * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
      */
-    declare public /*out*/ readonly publicBaseUrl: pulumi.Output<string>;
+    declare public /*out*/ readonly publicBaseUrl: pulumi.Output<string | undefined>;
     /**
      * Region the bucket lives in.
      */
@@ -71,7 +71,7 @@ export class Bucket extends pulumi.CustomResource {
     /**
      * PRIVATE or PUBLIC_READ (the set is open).
      */
-    declare public readonly visibility: pulumi.Output<string>;
+    declare public readonly visibility: pulumi.Output<string | undefined>;
     /**
      * Workspace that owns the bucket.
      */
@@ -110,7 +110,7 @@ export class Bucket extends pulumi.CustomResource {
             resourceInputs["visibility"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(Bucket.__pulumiType, name, resourceInputs, opts);
     }
 }

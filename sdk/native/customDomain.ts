@@ -39,7 +39,7 @@ export class CustomDomain extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * What to publish for the domain, and what is in the way.
      */
@@ -51,7 +51,7 @@ export class CustomDomain extends pulumi.CustomResource {
     /**
      * What the last DNS check found, against what was expected.
      */
-    declare public /*out*/ readonly lastCheck: pulumi.Output<string>;
+    declare public /*out*/ readonly lastCheck: pulumi.Output<string | undefined>;
     /**
      * The service the domain serves.
      */
@@ -63,7 +63,7 @@ export class CustomDomain extends pulumi.CustomResource {
     /**
      * When the domain became ACTIVE.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
 
     /**
      * Create a CustomDomain resource with the given unique name, arguments, and options.
@@ -98,7 +98,7 @@ export class CustomDomain extends pulumi.CustomResource {
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["verifiedAt"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(CustomDomain.__pulumiType, name, resourceInputs, opts);
     }
 }

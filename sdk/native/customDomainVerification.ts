@@ -51,7 +51,7 @@ export class CustomDomainVerification extends pulumi.CustomResource {
     /**
      * What the last DNS check found, against what was expected.
      */
-    declare public /*out*/ readonly lastCheck: pulumi.Output<string>;
+    declare public /*out*/ readonly lastCheck: pulumi.Output<string | undefined>;
     /**
      * The service the domain serves.
      */
@@ -63,11 +63,11 @@ export class CustomDomainVerification extends pulumi.CustomResource {
     /**
      * The wait limit used.
      */
-    declare public readonly timeout: pulumi.Output<string>;
+    declare public readonly timeout: pulumi.Output<string | undefined>;
     /**
      * When the domain became ACTIVE.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
 
     /**
      * Create a CustomDomainVerification resource with the given unique name, arguments, and options.

@@ -41,11 +41,11 @@ export class DnsRecord extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * False for records the platform manages.
      */
-    declare public /*out*/ readonly editable: pulumi.Output<boolean>;
+    declare public /*out*/ readonly editable: pulumi.Output<boolean | undefined>;
     /**
      * The record's full name.
      */
@@ -57,15 +57,15 @@ export class DnsRecord extends pulumi.CustomResource {
     /**
      * Who made the record: USER, MAIL or SERVICE.
      */
-    declare public /*out*/ readonly origin: pulumi.Output<string>;
+    declare public /*out*/ readonly origin: pulumi.Output<string | undefined>;
     /**
      * Priority (MX, SRV).
      */
-    declare public readonly priority: pulumi.Output<number>;
+    declare public readonly priority: pulumi.Output<number | undefined>;
     /**
      * Time to live in seconds.
      */
-    declare public readonly ttl: pulumi.Output<number>;
+    declare public readonly ttl: pulumi.Output<number | undefined>;
     /**
      * Record type.
      */
@@ -73,7 +73,7 @@ export class DnsRecord extends pulumi.CustomResource {
     /**
      * Last change (ISO 8601).
      */
-    declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly updatedAt: pulumi.Output<string | undefined>;
     /**
      * The zone the record belongs to.
      */
@@ -132,7 +132,7 @@ export class DnsRecord extends pulumi.CustomResource {
             resourceInputs["zoneId"] = undefined /*out*/;
             resourceInputs["zoneName"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(DnsRecord.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -74,7 +74,7 @@ export class DnsRecordSet extends pulumi.CustomResource {
             resourceInputs["zoneId"] = undefined /*out*/;
             resourceInputs["zoneName"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(DnsRecordSet.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -39,11 +39,11 @@ export class DnsZone extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * Why the last verification did not succeed.
      */
-    declare public /*out*/ readonly lastError: pulumi.Output<string>;
+    declare public /*out*/ readonly lastError: pulumi.Output<string | undefined>;
     /**
      * The zone's domain name.
      */
@@ -55,23 +55,23 @@ export class DnsZone extends pulumi.CustomResource {
     /**
      * When the zone was published.
      */
-    declare public /*out*/ readonly publishedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly publishedAt: pulumi.Output<string | undefined>;
     /**
      * Last change (ISO 8601).
      */
-    declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly updatedAt: pulumi.Output<string | undefined>;
     /**
      * How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
      */
-    declare public /*out*/ readonly verificationMethod: pulumi.Output<string>;
+    declare public /*out*/ readonly verificationMethod: pulumi.Output<string | undefined>;
     /**
      * The TXT record that proves ownership; null once proven.
      */
-    declare public /*out*/ readonly verificationRecord: pulumi.Output<outputs.DnsZoneVerificationRecord>;
+    declare public /*out*/ readonly verificationRecord: pulumi.Output<outputs.DnsZoneVerificationRecord | undefined>;
     /**
      * When ownership was proven.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
     /**
      * Workspace that owns the zone (the API's teamId).
      */
@@ -113,7 +113,7 @@ export class DnsZone extends pulumi.CustomResource {
             resourceInputs["verifiedAt"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(DnsZone.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -45,15 +45,15 @@ export class DnsZoneVerification extends pulumi.CustomResource {
     /**
      * The wait limit used.
      */
-    declare public readonly timeout: pulumi.Output<string>;
+    declare public readonly timeout: pulumi.Output<string | undefined>;
     /**
      * How ownership was proven (NS, TXT, ...).
      */
-    declare public /*out*/ readonly verificationMethod: pulumi.Output<string>;
+    declare public /*out*/ readonly verificationMethod: pulumi.Output<string | undefined>;
     /**
      * When ownership was proven.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
     /**
      * The verified zone.
      */

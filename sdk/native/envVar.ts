@@ -93,7 +93,7 @@ export class EnvVar extends pulumi.CustomResource {
             resourceInputs["serviceId"] = undefined /*out*/;
             resourceInputs["value"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         const secretOpts = { additionalSecretOutputs: ["value"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(EnvVar.__pulumiType, name, resourceInputs, opts);
@@ -113,7 +113,7 @@ export interface EnvVarArgs {
      */
     scope?: pulumi.Input<string | undefined>;
     /**
-     * Hide the value from read-only members; default false.
+     * Hide the value from read-only members, and keep it secret in state; default false.
      */
     secret?: pulumi.Input<boolean | undefined>;
     /**
@@ -121,7 +121,7 @@ export interface EnvVarArgs {
      */
     serviceId: pulumi.Input<string>;
     /**
-     * Value. Always stored as a secret in state.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
      */
     value: pulumi.Input<string>;
 }

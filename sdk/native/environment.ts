@@ -37,7 +37,7 @@ export class Environment extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * True for a pull-request preview environment.
      */
@@ -45,7 +45,7 @@ export class Environment extends pulumi.CustomResource {
     /**
      * Tier: DEV, UAT or PROD when the name is one of them, else null.
      */
-    declare public /*out*/ readonly kind: pulumi.Output<string>;
+    declare public /*out*/ readonly kind: pulumi.Output<string | undefined>;
     /**
      * Environment name.
      */
@@ -57,7 +57,7 @@ export class Environment extends pulumi.CustomResource {
     /**
      * When it was paused.
      */
-    declare public /*out*/ readonly pausedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly pausedAt: pulumi.Output<string | undefined>;
     /**
      * Project the environment belongs to.
      */
@@ -65,7 +65,7 @@ export class Environment extends pulumi.CustomResource {
     /**
      * Last change (ISO 8601).
      */
-    declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly updatedAt: pulumi.Output<string | undefined>;
 
     /**
      * Create a Environment resource with the given unique name, arguments, and options.
@@ -102,7 +102,7 @@ export class Environment extends pulumi.CustomResource {
             resourceInputs["projectId"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(Environment.__pulumiType, name, resourceInputs, opts);
     }
 }

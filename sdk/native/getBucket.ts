@@ -37,15 +37,15 @@ export interface GetBucketResult {
     /**
      * The CORS rules, when the program manages them.
      */
-    readonly corsRules: outputs.CorsRule[];
+    readonly corsRules?: outputs.CorsRule[];
     /**
      * Creation time (ISO 8601).
      */
-    readonly createdAt: string;
+    readonly createdAt?: string;
     /**
-     * Address of the bucket's object API.
+     * The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
      */
-    readonly endpoint: string;
+    readonly endpoint?: string;
     /**
      * The bucket's name.
      */
@@ -57,11 +57,11 @@ export interface GetBucketResult {
     /**
      * The access-policy document as canonical JSON, when the program manages it.
      */
-    readonly policy: string;
+    readonly policy?: string;
     /**
-     * Public address of the objects; null unless PUBLIC_READ.
+     * Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
      */
-    readonly publicBaseUrl: string;
+    readonly publicBaseUrl?: string;
     /**
      * Region the bucket lives in.
      */
@@ -69,7 +69,7 @@ export interface GetBucketResult {
     /**
      * PRIVATE or PUBLIC_READ (the set is open).
      */
-    readonly visibility: string;
+    readonly visibility?: string;
     /**
      * Workspace that owns the bucket.
      */

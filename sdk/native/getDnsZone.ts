@@ -32,7 +32,7 @@ export interface GetDnsZoneResult {
     /**
      * Creation time (ISO 8601).
      */
-    readonly createdAt: string;
+    readonly createdAt?: string;
     /**
      * The zone's id.
      */
@@ -40,7 +40,7 @@ export interface GetDnsZoneResult {
     /**
      * Why the last verification did not succeed.
      */
-    readonly lastError: string;
+    readonly lastError?: string;
     /**
      * The zone's domain name.
      */
@@ -52,23 +52,23 @@ export interface GetDnsZoneResult {
     /**
      * When the zone was published.
      */
-    readonly publishedAt: string;
+    readonly publishedAt?: string;
     /**
      * Last change (ISO 8601).
      */
-    readonly updatedAt: string;
+    readonly updatedAt?: string;
     /**
      * How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
      */
-    readonly verificationMethod: string;
+    readonly verificationMethod?: string;
     /**
      * The TXT record that proves ownership; null once proven.
      */
-    readonly verificationRecord: outputs.DnsZoneVerificationRecord;
+    readonly verificationRecord?: outputs.DnsZoneVerificationRecord;
     /**
      * When ownership was proven.
      */
-    readonly verifiedAt: string;
+    readonly verifiedAt?: string;
     /**
      * Workspace that owns the zone (the API's teamId).
      */

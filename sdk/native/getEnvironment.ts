@@ -25,7 +25,7 @@ export interface GetEnvironmentResult {
     /**
      * Creation time (ISO 8601).
      */
-    readonly createdAt: string;
+    readonly createdAt?: string;
     /**
      * The environment's id.
      */
@@ -37,7 +37,7 @@ export interface GetEnvironmentResult {
     /**
      * Tier: DEV, UAT or PROD when the name is one of them, else null.
      */
-    readonly kind: string;
+    readonly kind?: string;
     /**
      * Environment name.
      */
@@ -49,7 +49,7 @@ export interface GetEnvironmentResult {
     /**
      * When it was paused.
      */
-    readonly pausedAt: string;
+    readonly pausedAt?: string;
     /**
      * Project the environment belongs to.
      */
@@ -57,7 +57,7 @@ export interface GetEnvironmentResult {
     /**
      * Last change (ISO 8601).
      */
-    readonly updatedAt: string;
+    readonly updatedAt?: string;
 }
 /**
  * Looks up an environment by id.

@@ -38,23 +38,23 @@ export interface GetMailDomainResult {
     /**
      * Set when the domain's DMARC policy would break signing.
      */
-    readonly alignmentWarning: string;
+    readonly alignmentWarning?: string;
     /**
      * Creation time (ISO 8601).
      */
-    readonly createdAt: string;
+    readonly createdAt?: string;
     /**
      * Messages per day; 200 on the first day of a verified domain.
      */
-    readonly dailyQuota: number;
+    readonly dailyQuota?: number;
     /**
      * The DKIM public key (base64), as published in the DKIM record.
      */
-    readonly dkimPublicKey: string;
+    readonly dkimPublicKey?: string;
     /**
      * Records the last verify found failing; null before the first verify.
      */
-    readonly failingRecords: string[];
+    readonly failingRecords?: string[];
     /**
      * The domain's id.
      */
@@ -62,7 +62,7 @@ export interface GetMailDomainResult {
     /**
      * When DNS was last checked.
      */
-    readonly lastCheckedAt: string;
+    readonly lastCheckedAt?: string;
     /**
      * The sending domain.
      */
@@ -74,7 +74,7 @@ export interface GetMailDomainResult {
     /**
      * Region the domain sends from.
      */
-    readonly region: string;
+    readonly region?: string;
     /**
      * PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
      */
@@ -82,7 +82,7 @@ export interface GetMailDomainResult {
     /**
      * When the domain was first verified.
      */
-    readonly verifiedAt: string;
+    readonly verifiedAt?: string;
     /**
      * Workspace that owns the domain.
      */
@@ -90,7 +90,7 @@ export interface GetMailDomainResult {
     /**
      * The DNS zone the records go in.
      */
-    readonly zone: outputs.MailDnsZone;
+    readonly zone?: outputs.MailDnsZone;
 }
 /**
  * Looks up a sending domain by id or name: its status, records to publish, zone and quota.

@@ -23,7 +23,7 @@ export interface GetPricingResult {
     /**
      * Days at an empty balance before paid apps stop.
      */
-    readonly computeGraceDays: number;
+    readonly computeGraceDays?: number;
     /**
      * Currency of every amount.
      */
@@ -31,7 +31,7 @@ export interface GetPricingResult {
     /**
      * The same for paid databases and caches, whose data is kept.
      */
-    readonly dataGraceDays: number;
+    readonly dataGraceDays?: number;
     /**
      * Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...).
      */
@@ -39,11 +39,11 @@ export interface GetPricingResult {
     /**
      * Largest top-up; null means no maximum.
      */
-    readonly maxTopUpKobo: number;
+    readonly maxTopUpKobo?: number;
     /**
      * Smallest top-up.
      */
-    readonly minTopUpKobo: number;
+    readonly minTopUpKobo?: number;
     /**
      * What is never billed.
      */
@@ -55,7 +55,7 @@ export interface GetPricingResult {
     /**
      * Whether an empty balance stops paid services.
      */
-    readonly stopsPaidServices: boolean;
+    readonly stopsPaidServices?: boolean;
     /**
      * Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...).
      */

@@ -25,15 +25,15 @@ export interface GetProjectResult {
     /**
      * Creation time (ISO 8601).
      */
-    readonly createdAt: string;
+    readonly createdAt?: string;
     /**
      * Free text.
      */
-    readonly description: string;
+    readonly description?: string;
     /**
      * Name shown in the dashboard.
      */
-    readonly displayName: string;
+    readonly displayName?: string;
     /**
      * The project's id.
      */
@@ -49,15 +49,15 @@ export interface GetProjectResult {
     /**
      * When the project was paused.
      */
-    readonly pausedAt: string;
+    readonly pausedAt?: string;
     /**
      * Region key new services default to (the API's defaultRegion).
      */
-    readonly region: string;
+    readonly region?: string;
     /**
      * Last change (ISO 8601).
      */
-    readonly updatedAt: string;
+    readonly updatedAt?: string;
     /**
      * Workspace that owns the project.
      */

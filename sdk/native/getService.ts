@@ -26,12 +26,12 @@ export interface GetServiceResult {
     readonly health: string;
     readonly id: string;
     readonly name: string;
-    readonly region: string;
+    readonly region?: string;
     readonly status: string;
     readonly suspension: string;
-    readonly tier: string;
+    readonly tier?: string;
     readonly type: string;
-    readonly url: string;
+    readonly url?: string;
 }
 /**
  * Looks up a service by id: its type, status, health, URL and region.

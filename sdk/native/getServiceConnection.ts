@@ -22,11 +22,11 @@ export interface GetServiceConnectionArgs {
 }
 
 export interface GetServiceConnectionResult {
-    readonly database: string;
+    readonly database?: string;
     /**
      * Public URL when external access is on.
      */
-    readonly externalUrl: string;
+    readonly externalUrl?: string;
     readonly host: string;
     /**
      * The database user's password; empty for a read-only key.
@@ -41,8 +41,8 @@ export interface GetServiceConnectionResult {
     /**
      * The connection URL, password included.
      */
-    readonly url: string;
-    readonly user: string;
+    readonly url?: string;
+    readonly user?: string;
 }
 /**
  * How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.

@@ -155,6 +155,16 @@ export type Suppression = import("./suppression").Suppression;
 export const Suppression: typeof import("./suppression").Suppression = null as any;
 utilities.lazyLoad(exports, ["Suppression"], () => require("./suppression"));
 
+export { VerifiedCustomDomainArgs } from "./verifiedCustomDomain";
+export type VerifiedCustomDomain = import("./verifiedCustomDomain").VerifiedCustomDomain;
+export const VerifiedCustomDomain: typeof import("./verifiedCustomDomain").VerifiedCustomDomain = null as any;
+utilities.lazyLoad(exports, ["VerifiedCustomDomain"], () => require("./verifiedCustomDomain"));
+
+export { VerifiedMailDomainArgs } from "./verifiedMailDomain";
+export type VerifiedMailDomain = import("./verifiedMailDomain").VerifiedMailDomain;
+export const VerifiedMailDomain: typeof import("./verifiedMailDomain").VerifiedMailDomain = null as any;
+utilities.lazyLoad(exports, ["VerifiedMailDomain"], () => require("./verifiedMailDomain"));
+
 
 // Export sub-modules:
 import * as config from "./config";
@@ -201,6 +211,10 @@ const _module = {
                 return new StaticSite(name, <any>undefined, { urn })
             case "cloudplatform:index:Suppression":
                 return new Suppression(name, <any>undefined, { urn })
+            case "cloudplatform:index:VerifiedCustomDomain":
+                return new VerifiedCustomDomain(name, <any>undefined, { urn })
+            case "cloudplatform:index:VerifiedMailDomain":
+                return new VerifiedMailDomain(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

@@ -39,27 +39,27 @@ export class MailDomain extends pulumi.CustomResource {
     /**
      * Set when the domain's DMARC policy would break signing.
      */
-    declare public /*out*/ readonly alignmentWarning: pulumi.Output<string>;
+    declare public /*out*/ readonly alignmentWarning: pulumi.Output<string | undefined>;
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * Messages per day; 200 on the first day of a verified domain.
      */
-    declare public /*out*/ readonly dailyQuota: pulumi.Output<number>;
+    declare public /*out*/ readonly dailyQuota: pulumi.Output<number | undefined>;
     /**
      * The DKIM public key (base64), as published in the DKIM record.
      */
-    declare public /*out*/ readonly dkimPublicKey: pulumi.Output<string>;
+    declare public /*out*/ readonly dkimPublicKey: pulumi.Output<string | undefined>;
     /**
      * Records the last verify found failing; null before the first verify.
      */
-    declare public /*out*/ readonly failingRecords: pulumi.Output<string[]>;
+    declare public /*out*/ readonly failingRecords: pulumi.Output<string[] | undefined>;
     /**
      * When DNS was last checked.
      */
-    declare public /*out*/ readonly lastCheckedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly lastCheckedAt: pulumi.Output<string | undefined>;
     /**
      * The sending domain.
      */
@@ -71,7 +71,7 @@ export class MailDomain extends pulumi.CustomResource {
     /**
      * Region the domain sends from.
      */
-    declare public readonly region: pulumi.Output<string>;
+    declare public readonly region: pulumi.Output<string | undefined>;
     /**
      * PENDING, VERIFIED, BROKEN or SUSPENDED, as of the last verify (the set is open).
      */
@@ -79,7 +79,7 @@ export class MailDomain extends pulumi.CustomResource {
     /**
      * When the domain was first verified.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
     /**
      * Workspace that owns the domain.
      */
@@ -87,7 +87,7 @@ export class MailDomain extends pulumi.CustomResource {
     /**
      * The DNS zone the records go in.
      */
-    declare public /*out*/ readonly zone: pulumi.Output<outputs.MailDnsZone>;
+    declare public /*out*/ readonly zone: pulumi.Output<outputs.MailDnsZone | undefined>;
 
     /**
      * Create a MailDomain resource with the given unique name, arguments, and options.
@@ -131,7 +131,7 @@ export class MailDomain extends pulumi.CustomResource {
             resourceInputs["workspaceId"] = undefined /*out*/;
             resourceInputs["zone"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(MailDomain.__pulumiType, name, resourceInputs, opts);
     }
 }

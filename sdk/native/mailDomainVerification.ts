@@ -39,11 +39,11 @@ export class MailDomainVerification extends pulumi.CustomResource {
     /**
      * Set when the domain's DMARC policy would break signing.
      */
-    declare public /*out*/ readonly alignmentWarning: pulumi.Output<string>;
+    declare public /*out*/ readonly alignmentWarning: pulumi.Output<string | undefined>;
     /**
      * Messages per day.
      */
-    declare public /*out*/ readonly dailyQuota: pulumi.Output<number>;
+    declare public /*out*/ readonly dailyQuota: pulumi.Output<number | undefined>;
     /**
      * The verified domain.
      */
@@ -51,11 +51,11 @@ export class MailDomainVerification extends pulumi.CustomResource {
     /**
      * Records the last check found failing.
      */
-    declare public /*out*/ readonly failingRecords: pulumi.Output<string[]>;
+    declare public /*out*/ readonly failingRecords: pulumi.Output<string[] | undefined>;
     /**
      * When DNS was last checked.
      */
-    declare public /*out*/ readonly lastCheckedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly lastCheckedAt: pulumi.Output<string | undefined>;
     /**
      * The sending domain.
      */
@@ -63,7 +63,7 @@ export class MailDomainVerification extends pulumi.CustomResource {
     /**
      * True when the records are right but not yet visible everywhere.
      */
-    declare public /*out*/ readonly propagating: pulumi.Output<boolean>;
+    declare public /*out*/ readonly propagating: pulumi.Output<boolean | undefined>;
     /**
      * The records with the last check's verified flag and problem.
      */
@@ -75,11 +75,11 @@ export class MailDomainVerification extends pulumi.CustomResource {
     /**
      * The wait limit used.
      */
-    declare public readonly timeout: pulumi.Output<string>;
+    declare public readonly timeout: pulumi.Output<string | undefined>;
     /**
      * When the domain was first verified.
      */
-    declare public /*out*/ readonly verifiedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly verifiedAt: pulumi.Output<string | undefined>;
     /**
      * Workspace of the domain.
      */

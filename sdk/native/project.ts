@@ -37,15 +37,15 @@ export class Project extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * Free text.
      */
-    declare public readonly description: pulumi.Output<string>;
+    declare public readonly description: pulumi.Output<string | undefined>;
     /**
      * Name shown in the dashboard.
      */
-    declare public readonly displayName: pulumi.Output<string>;
+    declare public readonly displayName: pulumi.Output<string | undefined>;
     /**
      * Project name.
      */
@@ -57,15 +57,15 @@ export class Project extends pulumi.CustomResource {
     /**
      * When the project was paused.
      */
-    declare public /*out*/ readonly pausedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly pausedAt: pulumi.Output<string | undefined>;
     /**
      * Region key new services default to (the API's defaultRegion).
      */
-    declare public readonly region: pulumi.Output<string>;
+    declare public readonly region: pulumi.Output<string | undefined>;
     /**
      * Last change (ISO 8601).
      */
-    declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly updatedAt: pulumi.Output<string | undefined>;
     /**
      * Workspace that owns the project.
      */
@@ -105,7 +105,7 @@ export class Project extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(Project.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -81,7 +81,7 @@ export class SecretFile extends pulumi.CustomResource {
             resourceInputs["pendingRedeploy"] = undefined /*out*/;
             resourceInputs["serviceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         const secretOpts = { additionalSecretOutputs: ["content"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(SecretFile.__pulumiType, name, resourceInputs, opts);

@@ -51,7 +51,7 @@ export class Service extends pulumi.CustomResource {
     /**
      * Databases: connection details. Always secret.
      */
-    declare public /*out*/ readonly connection: pulumi.Output<outputs.ServiceConnection>;
+    declare public /*out*/ readonly connection: pulumi.Output<outputs.ServiceConnection | undefined>;
     /**
      * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
      */
@@ -59,7 +59,7 @@ export class Service extends pulumi.CustomResource {
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * CRON only: pause (true) or resume (false) scheduled runs.
      */
@@ -87,7 +87,7 @@ export class Service extends pulumi.CustomResource {
     /**
      * Detected framework.
      */
-    declare public /*out*/ readonly framework: pulumi.Output<string>;
+    declare public /*out*/ readonly framework: pulumi.Output<string | undefined>;
     /**
      * Public HTTPS git URL (PUBLIC_GIT).
      */
@@ -119,15 +119,15 @@ export class Service extends pulumi.CustomResource {
     /**
      * When a deploy last went live.
      */
-    declare public /*out*/ readonly lastDeployedAt: pulumi.Output<string>;
+    declare public /*out*/ readonly lastDeployedAt: pulumi.Output<string | undefined>;
     /**
      * The newest deploy.
      */
-    declare public /*out*/ readonly latestDeployId: pulumi.Output<string>;
+    declare public /*out*/ readonly latestDeployId: pulumi.Output<string | undefined>;
     /**
      * Its status.
      */
-    declare public /*out*/ readonly latestDeployStatus: pulumi.Output<string>;
+    declare public /*out*/ readonly latestDeployStatus: pulumi.Output<string | undefined>;
     /**
      * How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
      */
@@ -155,11 +155,11 @@ export class Service extends pulumi.CustomResource {
     /**
      * Region the service was placed in (resolved when not set).
      */
-    declare public readonly region: pulumi.Output<string>;
+    declare public readonly region: pulumi.Output<string | undefined>;
     /**
      * Human name of the region.
      */
-    declare public /*out*/ readonly regionLabel: pulumi.Output<string>;
+    declare public /*out*/ readonly regionLabel: pulumi.Output<string | undefined>;
     /**
      * owner/name of a repository the repository app can see (REPO_APP).
      */
@@ -171,7 +171,7 @@ export class Service extends pulumi.CustomResource {
     /**
      * Detected runtime.
      */
-    declare public /*out*/ readonly runtime: pulumi.Output<string>;
+    declare public /*out*/ readonly runtime: pulumi.Output<string | undefined>;
     /**
      * Runtime version, e.g. '20' for Node.
      */
@@ -231,7 +231,7 @@ export class Service extends pulumi.CustomResource {
     /**
      * Public URL; null for databases and cron jobs.
      */
-    declare public /*out*/ readonly url: pulumi.Output<string>;
+    declare public /*out*/ readonly url: pulumi.Output<string | undefined>;
     /**
      * Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
      */
@@ -269,7 +269,7 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["dbName"] = args?.dbName;
             resourceInputs["dbPassword"] = args?.dbPassword ? pulumi.secret(args.dbPassword) : undefined;
             resourceInputs["dbUser"] = args?.dbUser;
-            resourceInputs["envVars"] = args?.envVars ? pulumi.secret(args.envVars) : undefined;
+            resourceInputs["envVars"] = args?.envVars;
             resourceInputs["environmentId"] = args?.environmentId;
             resourceInputs["gitUrl"] = args?.gitUrl;
             resourceInputs["healthCheckPath"] = args?.healthCheckPath;
@@ -287,7 +287,7 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["rootDir"] = args?.rootDir;
             resourceInputs["runtimeVersion"] = args?.runtimeVersion;
             resourceInputs["schedule"] = args?.schedule;
-            resourceInputs["secretFiles"] = args?.secretFiles ? pulumi.secret(args.secretFiles) : undefined;
+            resourceInputs["secretFiles"] = args?.secretFiles;
             resourceInputs["sourceType"] = args?.sourceType;
             resourceInputs["startCommand"] = args?.startCommand;
             resourceInputs["staticOutputDir"] = args?.staticOutputDir;
@@ -365,8 +365,8 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["waitForDeploy"] = undefined /*out*/;
             resourceInputs["watchPaths"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["connection", "dbPassword", "envVars", "secretFiles"] };
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
+        const secretOpts = { additionalSecretOutputs: ["connection", "dbPassword"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(Service.__pulumiType, name, resourceInputs, opts);
     }

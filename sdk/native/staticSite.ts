@@ -37,15 +37,15 @@ export class StaticSite extends pulumi.CustomResource {
     /**
      * sha256 of the published files (sorted relative paths and bytes).
      */
-    declare public /*out*/ readonly contentHash: pulumi.Output<string>;
+    declare public /*out*/ readonly contentHash: pulumi.Output<string | undefined>;
     /**
      * Creation time (ISO 8601).
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * The deploy that published the current content.
      */
-    declare public /*out*/ readonly deployId: pulumi.Output<string>;
+    declare public /*out*/ readonly deployId: pulumi.Output<string | undefined>;
     /**
      * Environment the site lives in.
      */
@@ -73,11 +73,11 @@ export class StaticSite extends pulumi.CustomResource {
     /**
      * The deploy wait limit used.
      */
-    declare public readonly timeout: pulumi.Output<string>;
+    declare public readonly timeout: pulumi.Output<string | undefined>;
     /**
      * The site's public URL; it stays the same across content updates.
      */
-    declare public /*out*/ readonly url: pulumi.Output<string>;
+    declare public /*out*/ readonly url: pulumi.Output<string | undefined>;
 
     /**
      * Create a StaticSite resource with the given unique name, arguments, and options.
@@ -117,7 +117,7 @@ export class StaticSite extends pulumi.CustomResource {
             resourceInputs["timeout"] = undefined /*out*/;
             resourceInputs["url"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(StaticSite.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -41,15 +41,15 @@ export class Suppression extends pulumi.CustomResource {
     /**
      * When it was suppressed.
      */
-    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
      * Why it is suppressed (manual for suppressions added through the API).
      */
-    declare public /*out*/ readonly reason: pulumi.Output<string>;
+    declare public /*out*/ readonly reason: pulumi.Output<string | undefined>;
     /**
-     * Workspace of the suppression list, when set.
+     * Workspace of the suppression list; null only in state written before the provider recorded it (the key's own workspace).
      */
-    declare public readonly workspaceId: pulumi.Output<string>;
+    declare public readonly workspaceId: pulumi.Output<string | undefined>;
 
     /**
      * Create a Suppression resource with the given unique name, arguments, and options.
@@ -75,7 +75,7 @@ export class Suppression extends pulumi.CustomResource {
             resourceInputs["reason"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
-        opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);
         super(Suppression.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -89,7 +89,7 @@ export interface SuppressionArgs {
      */
     address: pulumi.Input<string>;
     /**
-     * Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+     * Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
      */
     workspaceId?: pulumi.Input<string | undefined>;
 }

@@ -25,6 +25,9 @@ setup(name='pulumi_cloudplatform',
       long_description=readme(),
       long_description_content_type='text/markdown',
       keywords='pulumi cloudplatform category/cloud',
+      project_urls={
+          'Repository': 'https://github.com/pulumi-cloudplatform/pulumi-cloudplatform'
+      },
       license='Apache-2.0',
       packages=find_packages(),
       package_data={

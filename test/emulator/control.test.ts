@@ -1,7 +1,8 @@
-// The emulator's test-only control API: faults, counters, reset, time, and state kept in a file.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// The emulator's test-only control API: faults, counters, reset, time, and state kept in a directory.
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readState } from "../../emulator/journal";
 import { InternalServerError, RateLimitError } from "../../provider/client";
 import { emulator, type TestEmulator } from "../support/emulator";
 
@@ -198,28 +199,28 @@ describe("reset and time", () => {
   });
 });
 
-describe("--state FILE", () => {
+describe("--state DIR", () => {
   test("a restarted emulator has the first one's objects and the same keys", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cp-state-"));
-    const stateFile = join(dir, "state.json");
+    const state = join(dir, "state");
     try {
-      const first = await emulator({ stateFile });
+      const first = await emulator({ stateFile: state });
       const c = first.client();
       const p = await c.create<any>(`/v1/workspaces/${first.workspaceId}/projects`, { name: "persisted" });
       await c.create(`/v1/projects/${p.id}/environments`, { name: "prod" });
       const keys = { ...first.keys, apiKey: first.apiKey, workspaceId: first.workspaceId };
       await first.close();
-      // The file is JSON and holds the project (boolean checks: the file holds keys too).
-      const projectNames = () => (JSON.parse(readFileSync(stateFile, "utf8")).projects ?? []).map((x: any) => x.name);
+      // What the directory holds, read as the next run will (boolean checks: it holds keys too).
+      const projectNames = () => (readState(state).tables.projects ?? []).map((x: any) => x.name);
       expect(projectNames()).toEqual(["persisted"]);
 
-      const second = await emulator({ stateFile });
+      const second = await emulator({ stateFile: state });
       try {
         expect({ ...second.keys, apiKey: second.apiKey, workspaceId: second.workspaceId }).toEqual(keys);
         const again = await second.client().get<any>(`/v1/projects/${p.id}`);
         expect(again).toMatchObject({ name: "persisted", environments: [expect.objectContaining({ name: "prod" })] });
         await expect(second.client(second.keys.account).list("/v1/workspaces")).resolves.toHaveLength(2);
-        // A change in the second run is saved as well.
+        // A change in the second run is written before its answer arrives.
         await second.client().delete(`/v1/projects/${p.id}`);
         expect(projectNames()).toEqual([]);
       } finally {

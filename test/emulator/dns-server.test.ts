@@ -40,6 +40,12 @@ async function publishZone(): Promise<void> {
     { name: "www", type: "AAAA", content: "2001:db8::1" },
     { name: "shop", type: "CNAME", content: "www.wire.test" },
     { name: "a.b.deep", type: "TXT", content: "leaf" },
+    // RFC 4592: a wildcard, a name below it that exists with another type, an empty non-terminal.
+    { name: "*.wild", type: "TXT", content: "from the wildcard" },
+    { name: "*.wild", type: "A", content: "192.0.2.77" },
+    { name: "host.wild", type: "MX", content: "mx.wire.test", priority: 10 },
+    { name: "x.ent.wild", type: "TXT", content: "leaf below an empty non-terminal" },
+    { name: "*.alias", type: "CNAME", content: "www.wire.test" },
   ]) await api.create(`/v1/dns-zones/${zone.id}/records`, r);
 }
 
@@ -125,6 +131,63 @@ describe("Node's resolver", () => {
     expect(await resolver.resolveTxt("elsewhere.test")).toEqual([["hello"]]);
     await expect(resolver.resolve4("elsewhere.test")).rejects.toMatchObject({ code: "ENODATA" });
     await emu.control("PUT", "/dns/propagation", { dnsPropagationMs: 0 });
+  });
+});
+
+describe("wildcards (RFC 4592)", () => {
+  test("a wildcard answers names that do not exist, under the name asked, however deep", async () => {
+    expect(await resolver.resolveTxt("anything.wild.wire.test")).toEqual([["from the wildcard"]]);
+    expect(await resolver.resolve4("anything.wild.wire.test")).toEqual(["192.0.2.77"]);
+    expect(await resolver.resolveTxt("a.b.wild.wire.test")).toEqual([["from the wildcard"]]);
+    const wire = await ask("Some-Name.wild.wire.test", "TXT");
+    expect(wire.answers).toEqual([expect.objectContaining({ name: "some-name.wild.wire.test", type: "TXT" })]);
+    // The wildcard's own name is an ordinary name; a type it lacks is NODATA, not NXDOMAIN.
+    expect(await resolver.resolveTxt("*.wild.wire.test")).toEqual([["from the wildcard"]]);
+    await expect(resolver.resolveMx("anything.wild.wire.test")).rejects.toMatchObject({ code: "ENODATA" });
+    // A CNAME wildcard is followed like any CNAME.
+    expect(await resolver.resolve4("shop.alias.wire.test")).toEqual(["192.0.2.10"]);
+  });
+
+  test("not a name that exists with other types, not an empty non-terminal, not below an existing name", async () => {
+    await expect(resolver.resolveTxt("host.wild.wire.test")).rejects.toMatchObject({ code: "ENODATA" });
+    expect(await resolver.resolveMx("host.wild.wire.test")).toEqual([{ exchange: "mx.wire.test", priority: 10 }]);
+    await expect(resolver.resolveTxt("ent.wild.wire.test")).rejects.toMatchObject({ code: "ENODATA" });
+    expect(await resolver.resolveTxt("x.ent.wild.wire.test")).toEqual([["leaf below an empty non-terminal"]]);
+    // The closest encloser of y.ent.wild is ent.wild, which has no wildcard of its own.
+    await expect(resolver.resolveTxt("y.ent.wild.wire.test")).rejects.toMatchObject({ code: "ENOTFOUND" });
+    // wild.wire.test itself is an empty non-terminal: the wildcard does not answer it.
+    await expect(resolver.resolveTxt("wild.wire.test")).rejects.toMatchObject({ code: "ENODATA" });
+  });
+
+  test("what the verify routes read sees wildcards too, at the other DNS host as on the platform", async () => {
+    const api = emu.client();
+    const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "wild" });
+    const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "dev" });
+    const web = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "web", type: "WEB", image: "nginx:1.27" });
+    const domain = await api.create<any>(`/v1/services/${web.id}/custom-domains`, { domain: "shop.apps.elsewhere.test" });
+    const record = await emu.control("POST", "/dns/records", { name: "*.apps.elsewhere.test", type: "CNAME", value: domain.dnsTarget.cname });
+    expect((await emu.control("GET", "/dns/resolve?name=shop.apps.elsewhere.test&type=CNAME")).answers)
+      .toEqual([expect.objectContaining({ name: "shop.apps.elsewhere.test", value: domain.dnsTarget.cname })]);
+    expect(await resolver.resolveCname("shop.apps.elsewhere.test")).toEqual([domain.dnsTarget.cname]);
+    expect((await api.post<any>(`/v1/custom-domains/${domain.id}/verify`)).status).toBe("ACTIVE");
+    await emu.control("DELETE", `/dns/records/${record.id}`);
+    await api.delete(`/v1/projects/${project.id}`);
+  });
+});
+
+describe("ANY (RFC 8482)", () => {
+  test("an existing name gets one synthesized HINFO \"RFC8482\"; a missing name NXDOMAIN with the SOA", async () => {
+    for (const tcp of [false, true]) {
+      const any = await ask("www.wire.test", "ANY", { tcp });
+      expect(rcode(any)).toBe("NOERROR");
+      expect(any.answers).toEqual([{ name: "www.wire.test", type: "HINFO", class: "IN", ttl: 3600, flush: false, data: { cpu: "RFC8482", os: "" } }]);
+    }
+    expect((await ask("anything.wild.wire.test", "ANY")).answers!.map((a) => a.type)).toEqual(["HINFO"]);
+    const nx = await ask("missing.wire.test", "ANY");
+    expect([rcode(nx), nx.answers, nx.authorities!.map((a) => a.type)]).toEqual(["NXDOMAIN", [], ["SOA"]]);
+    // Node's resolver takes the answer as a success; c-ares lists no HINFO records, so it is empty.
+    await expect(resolver.resolveAny("www.wire.test")).resolves.toEqual([]);
+    await expect(resolver.resolveAny("missing.wire.test")).rejects.toMatchObject({ code: "ENOTFOUND" });
   });
 });
 

@@ -37,6 +37,7 @@ async function verifiedDomain(name: string): Promise<any> {
 
 const message = (extra: Record<string, unknown> = {}) => ({ from: "Shop <hello@mail.shop.test>", to: "ada@example.test", subject: "Hi", text: "Hello", ...extra });
 const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: ApiError) => e);
+const NO_BREAKS = "must not contain a line break (CR or LF): it goes into a header line";
 const messages = (e: ApiError) => (Array.isArray(e.messages) ? e.messages : [e.messages]).join("\n");
 
 describe("POST /v1/emails", () => {
@@ -57,7 +58,20 @@ describe("POST /v1/emails", () => {
       [{ headers: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`X-H${i}`, "v"])) }, "headers: at most 25 entries; this message has 26"],
       [{ headers: { "dkim-signature": "x" } }, "headers.dkim-signature: is refused"],
       [{ headers: { Received: "x" } }, "headers.Received: is refused"],
-      [{ headers: { "X-Bad": "a\r\nBcc: evil@example.test" } }, "headers.X-Bad: a header value must not contain line breaks"],
+      [{ headers: { "X-Bad": "a\r\nBcc: evil@example.test" } }, `headers.X-Bad: ${NO_BREAKS}`],
+      // A line break in any field that becomes a header line would inject headers.
+      [{ subject: "Hi\r\nBcc: evil@example.test" }, `subject: ${NO_BREAKS}`],
+      [{ subject: "Hi\nthere" }, `subject: ${NO_BREAKS}`],
+      [{ from: "Shop\r\nBcc: evil@example.test <hello@mail.shop.test>" }, `from: ${NO_BREAKS}`],
+      [{ from: "\r\nShop <hello@mail.shop.test>" }, `from: ${NO_BREAKS}`],
+      [{ to: ["ok@example.test", "Ada\r\n <ada@example.test>"] }, `to[1]: ${NO_BREAKS}`],
+      [{ cc: "Bob\n<bob@example.test>" }, `cc: ${NO_BREAKS}`],
+      [{ bcc: ["\rx@example.test"] }, `bcc[0]: ${NO_BREAKS}`],
+      [{ reply_to: "Help\r\n <help@example.test>" }, `reply_to: ${NO_BREAKS}`],
+      [{ replyTo: ["help@example.test\n"] }, `replyTo[0]: ${NO_BREAKS}`],
+      [{ attachments: [{ filename: "a.txt\r\nX-Evil: 1", content: "aGk=" }] }, `attachments[0].filename: ${NO_BREAKS}`],
+      [{ attachments: [{ filename: "a.txt", content: "aGk=", content_type: "text/plain\r\nX-Evil: 1" }] }, `attachments[0].content_type: ${NO_BREAKS}`],
+      [{ attachments: [{ filename: "a.txt", content: "aGk=", content_id: "<a>\nX-Evil: 1" }] }, `attachments[0].content_id: ${NO_BREAKS}`],
       [{ attachments: [{ filename: "a.txt", content: "not base64!" }] }, "attachments[0].content: is not valid base64"],
       [{ attachments: [{ content: "aGk=" }] }, "attachments[0].filename: is required"],
       [{ attachments: [{ filename: "a.txt", content: "aGk=", content_type: "plain" }] }, "attachments[0].content_type: 'plain' is not a MIME type"],
@@ -164,10 +178,10 @@ describe("POST /v1/emails/batch", () => {
     const res = await api.request<any[]>("POST", "/v1/emails/batch", { body: batch });
     expect(res.status).toBe(202);
     expect(res.data).toEqual([
-      { id: expect.any(String), status: "queued" },
+      { id: expect.any(String), status: "queued", sandbox: false },
       { error: { statusCode: 400, message: ["subject: is required and must not be empty"], error: "Bad Request" } },
       { error: { statusCode: 403, message: expect.stringContaining("unverified.test"), error: "Forbidden" } },
-      { id: expect.any(String), status: "queued" },
+      { id: expect.any(String), status: "queued", sandbox: false },
     ]);
     const again = await api.post<any[]>("/v1/emails/batch", [batch[0]]);
     expect(again).toEqual([res.data[0]]);
@@ -266,6 +280,21 @@ describe("sandbox keys (mail_test_)", () => {
       expect([err.status, messages(err)]).toEqual([403, "A sandbox key can read domains and suppressions but cannot change them"]);
     }
     expect((await emu.control("GET", "/mail/outbox?sandbox=true")).data.length).toBe(6);
+  });
+
+  test("a batch sent with a sandbox key marks each item sandbox: true, as a single send does", async () => {
+    const sandbox = emu.client(emu.keys.sandbox);
+    const res = await sandbox.post<any[]>("/v1/emails/batch", [
+      message({ from: `app@${SANDBOX}`, to: `delivered@${SANDBOX}` }),
+      message({ from: `app@${SANDBOX}`, to: `bounced+batch@${SANDBOX}` }),
+      message({ from: `app@${SANDBOX}`, subject: "" }),
+    ]);
+    expect(res).toEqual([
+      { id: expect.any(String), status: "delivered", sandbox: true },
+      { id: expect.any(String), status: "bounced", sandbox: true },
+      { error: expect.objectContaining({ statusCode: 400 }) },
+    ]);
+    expect((await sandbox.get<any>(`/v1/emails/${res[1].id}`)).sandbox).toBe(true);
   });
 });
 

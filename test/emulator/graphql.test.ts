@@ -162,6 +162,48 @@ test("300 requests a minute per key and operation, then THROTTLED until the minu
   expect((await gql(key, TEAMS)).errors).toBeUndefined();
 });
 
+test("§7.2 for every failure: the per-key rate limit is THROTTLED; a body without a readable query is BAD_USER_INPUT; always HTTP 200", async () => {
+  const post = async (body: string, contentType = "application/json") => {
+    const res = await fetch(`${emu.baseUrl}/graphql`, { method: "POST", headers: { "content-type": contentType, authorization: `Bearer ${emu.apiKey}` }, body });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const refused = (message: RegExp | string, code = "BAD_USER_INPUT") => ({
+    status: 200, body: { data: null, errors: [{ message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message), extensions: expect.objectContaining({ code }) }] },
+  });
+  expect(await post("{not json")).toEqual(refused("Body is not valid JSON"));
+  expect(await post("{}")).toEqual(refused("query: is required"));
+  expect(await post(JSON.stringify({ query: 5 }))).toEqual(refused("query: is required: a GraphQL document as a string"));
+  expect(await post(JSON.stringify({ query: "   " }))).toEqual(refused("query: must not be empty"));
+  expect(await post(JSON.stringify({ query: TEAMS, variables: 5 }))).toEqual(refused("variables: must be an object"));
+  expect(await post(JSON.stringify({ query: TEAMS, operationName: 7 }))).toEqual(refused("operationName: must be a string"));
+  expect(await post(JSON.stringify([{ query: TEAMS }]))).toEqual(refused("body: must be a JSON object with a query string"));
+  expect(await post("null")).toEqual(refused("body: must be a JSON object with a query string"));
+  expect(await post("query { getMyTeams { items { id } } }", "text/plain")).toEqual(refused("body: must be a JSON object"));
+  expect(await post("<query/>", "application/xml")).toEqual(refused(/content-type/i));
+  const get = await fetch(`${emu.baseUrl}/graphql?variables=%7B`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+  expect({ status: get.status, body: await get.json() }).toEqual(refused("query: is required"));
+  // The schema still refuses what it does not know, and a good request still answers.
+  expect((await post(JSON.stringify({ query: "{ nothing }" }))).body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+  expect((await post(JSON.stringify({ query: TEAMS }))).body.data.getMyTeams.items.length).toBeGreaterThan(0);
+
+  // The per-key limit (--rate-limit) answers GraphQL as the built-in rate does: 200 and THROTTLED.
+  await emu.control("PUT", "/rate-limit", { perMinute: 60, burst: 2 });
+  try {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await post(JSON.stringify({ query: TEAMS })));
+    expect(answers.slice(0, 2).map((a) => a.body.errors)).toEqual([undefined, undefined]);
+    expect(answers[2]).toEqual({
+      status: 200,
+      body: { data: null, errors: [{ message: expect.stringContaining("Rate limit exceeded"), extensions: { code: "THROTTLED", retryAfterSeconds: 1 } }] },
+    });
+    // REST keeps its 429 with Retry-After.
+    const rest = await fetch(`${emu.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    expect([rest.status, rest.headers.get("retry-after")]).toEqual([429, "1"]);
+  } finally {
+    await emu.control("DELETE", "/rate-limit");
+  }
+});
+
 test("sign-in: 10 attempts a minute per address, and a session lasts 12 hours on the emulator clock", async () => {
   const email = "stranger@example.test";
   for (let i = 0; i < 10; i++) expect(await failure(client(emu.apiKey).post("/v1/auth/login", { email, password: "wrong" }))).toBeInstanceOf(AuthenticationError);

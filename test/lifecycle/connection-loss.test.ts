@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 
 test("connection lost during a deploy wait: the service stays in state, and the next up continues it with no 409", async () => {
   const dir = mkdtempSync(join(tmpdir(), "cloudplatform-durable-"));
-  const stateFile = join(dir, "state.json");
+  const stateFile = join(dir, "state");
   let emu = await emulator({ stateFile, settings: { speed: 1 } });
   const port = Number(new URL(emu.baseUrl).port);
   const s = await testStack(emu, "durable", { mode: "service", tag: "lost-conn" });

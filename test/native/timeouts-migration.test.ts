@@ -41,6 +41,22 @@ test("customTimeouts.create: the wait ends at about 5 s naming the limit, the se
     expect(envs).toHaveLength(1);
     await expectNoDrift(s);
 
+    // an update whose deploy outlasts customTimeouts.update gives up waiting; once that deploy is
+    // live, the next up finds the platform already has the image and starts no second deploy
+    const deploys = async () => api.list<any>(`/v1/services/${web!.id}/deploys`);
+    const before = (await deploys()).length;
+    await s.stack.setConfig("image", { value: "nginx:1.28" });
+    await s.stack.setConfig("updateTimeout", { value: "3s" });
+    const timedOut = await s.stack.up().then(() => undefined, (e: Error) => e);
+    expect(timedOut?.message).toMatch(/web: deploy \S+ was still \w+ after 3s \(customTimeouts\)/);
+    for (let i = 0; i < 60 && (await deploys())[0].status !== "RUNNING"; i++) await new Promise((r) => setTimeout(r, 1_000));
+    expect((await deploys()).map((d) => d.status).slice(0, 1)).toEqual(["RUNNING"]);
+    const resumed = await s.stack.up();
+    expect(changes(resumed)).toEqual({ update: 1 });
+    expect((await deploys()).length).toBe(before + 1);
+    expect((await api.get<any>(`/v1/services/${web!.id}`)).source.image).toBe("nginx:1.28");
+    await expectNoDrift(s);
+
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {

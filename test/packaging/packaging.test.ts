@@ -62,6 +62,9 @@ test("npm pack -> fresh `pulumi new typescript` project -> every entry point wit
   );
   npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball!), "@pulumi/pulumi@3.248.0", "typescript@4.9.5", "@types/node@20"], app);
 
+  // The package's commands are installed: cloudplatform-adopt runs from node_modules/.bin.
+  expect(execFileSync(join(app, "node_modules", ".bin", "cloudplatform-adopt"), ["--help"], { cwd: app }).toString()).toMatch(/^usage: cloudplatform-adopt /);
+
   // The shipped .d.ts files compile with TypeScript 4.9 and the program's strict settings.
   execFileSync(join(app, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", app], { cwd: app, stdio: "pipe" });
 

@@ -93,7 +93,7 @@ test("create, read (drift of CORS and policy), update, delete; objects refuse de
   expect(created.id).toBe(name);
   expect(created.outs).toMatchObject({
     name, region: "af-west-1", visibility: "PRIVATE", workspaceId: emu.workspaceId, forceDestroy: false, publicBaseUrl: null,
-    endpoint: `${emu.baseUrl}/_storage/af-west-1/${name}`, policy: '{"statements":[{"effect":"allow"}]}', __autoNamed: true,
+    endpoint: `${emu.baseUrl}/_storage/af-west-1`, policy: '{"statements":[{"effect":"allow"}]}', __autoNamed: true,
   });
   const path = `/v1/workspaces/${emu.workspaceId}/buckets/${name}`;
   expect(await api.list(`${path}/cors`)).toHaveLength(1);
@@ -160,7 +160,7 @@ test("getBucket and getStorageAccessKeys find what the API holds, and say clearl
     await api.put(`/v1/workspaces/${emu.workspaceId}/buckets/fn-bucket/policy`, { policy: '{ "b": 1, "a": 2 }' }, { query: { region: "us-east-1" } });
     expect(await sdk.getBucket({ name: "fn-bucket", region: "us-east-1" })).toEqual({
       id: "fn-bucket", name: "fn-bucket", region: "us-east-1", visibility: "PUBLIC_READ", workspaceId: emu.workspaceId, corsRules: [],
-      policy: '{"a":2,"b":1}', endpoint: `${emu.baseUrl}/_storage/us-east-1/fn-bucket`, publicBaseUrl: `${emu.baseUrl}/_storage/us-east-1/fn-bucket`,
+      policy: '{"a":2,"b":1}', endpoint: `${emu.baseUrl}/_storage/us-east-1`, publicBaseUrl: `${emu.baseUrl}/_storage/us-east-1/fn-bucket`,
       createdAt: expect.any(String),
     });
     await expect(sdk.getBucket({ name: "fn-bucket" })).rejects.toThrow(/no bucket named fn-bucket in the workspace's default region/);

@@ -1,6 +1,7 @@
 // The native plugin's gRPC server in-process, called as the engine calls it, against the emulator:
 // configuration from Configure, unknowns at check, detailed diffs, create with an init error kept
-// in state, read for import with no properties, invoke, schema and version.
+// in state, read for import with no properties, invoke, schema and version; secret inputs stay
+// secret in every answer.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -31,7 +32,9 @@ beforeAll(async () => {
   const req = new pb.ConfigureRequest();
   req.setArgs(struct({ apiKey: emu.apiKey, baseUrl: emu.baseUrl, version: "0.1.0" }));
   const res = await call<pb.ConfigureResponse>("configure", req);
-  expect(res.getAcceptsecrets()).toBe(false);
+  // Secrets arrive marked (the engine constructs components only with a plugin that accepts them), so a
+  // secret nested in a list stays one value, not the whole list.
+  expect(res.getAcceptsecrets()).toBe(true);
   expect(res.getSupportspreview()).toBe(true);
 });
 afterAll(async () => {
@@ -76,6 +79,52 @@ test("check: rules on known inputs, unknowns passed through; diff: detail by pat
   expect(d.getDeletebeforereplace()).toBe(true);
 });
 
+test("secrets per value: a secret variable's value, or a value the program sent as a secret, is secret on its own", async () => {
+  const check = new pb.CheckRequest();
+  check.setUrn(URN("Service", "web"));
+  check.setType("cloudplatform:index:Service");
+  const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  check.setNews(struct({
+    environmentId: "e1", name: "web", type: "WEB", image: "nginx:1",
+    envVars: [
+      { key: "PLAIN", value: "visible" },
+      { key: "TOKEN", value: "flagged", secret: true },
+      { key: "FROM_CONFIG", value: secret("sent-secret") },
+    ],
+  }));
+  const inputs = (await call<pb.CheckResponse>("check", check)).getInputs()!.toJavaScript() as any;
+  expect(inputs.envVars).toEqual([
+    { key: "FROM_CONFIG", value: secret("sent-secret"), scope: "ALL", secret: false },
+    { key: "PLAIN", value: "visible", scope: "ALL", secret: false },
+    { key: "TOKEN", value: secret("flagged"), scope: "ALL", secret: true },
+  ]);
+  // a top-level input sent as a secret comes back secret as a whole
+  const project = new pb.CheckRequest();
+  project.setUrn(URN("Project", "p"));
+  project.setType("cloudplatform:index:Project");
+  project.setNews(struct({ name: "p", description: secret("hidden text") }));
+  expect((await call<pb.CheckResponse>("check", project)).getInputs()!.toJavaScript()).toEqual({ name: "p", description: secret("hidden text") });
+});
+
+test("a Bucket with no name is <logical name>-<suffix>, the suffix from the URN: the same at every check", async () => {
+  const check = (urn: string, news: Record<string, unknown>) => {
+    const req = new pb.CheckRequest();
+    req.setUrn(urn);
+    req.setType("cloudplatform:index:Bucket");
+    req.setNews(struct(news));
+    req.setRandomseed(new Uint8Array(32).map(() => Math.floor(Math.random() * 256)));
+    return call<pb.CheckResponse>("check", req).then((r) => (r.getInputs()!.toJavaScript() as any).name);
+  };
+  const first = await check(URN("Bucket", "Site Assets"), {});
+  expect(first).toMatch(/^site-assets-[a-z0-9]{7}$/);
+  expect(await check(URN("Bucket", "Site Assets"), {})).toBe(first);
+  // another stack, or a change that replaces the bucket, gives another suffix
+  expect(await check(URN("Bucket", "Site Assets").replace("dev::", "prod::"), {})).not.toBe(first);
+  expect(await check(URN("Bucket", "Site Assets"), { region: "eu-central-1" })).not.toBe(first);
+  // unknown while an input that names the bucket's place is
+  expect(await check(URN("Bucket", "Site Assets"), { workspaceId: UNKNOWN })).toBe(UNKNOWN);
+});
+
 test("create returns secrets as secrets; a wait cut short by the timeout keeps the object through ErrorResourceInitFailed", async () => {
   const api = emu.client();
   const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "p" });
@@ -94,7 +143,7 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   expect(status.getDetailsList()[0].getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");
   const props = init.getProperties()!.toJavaScript() as any;
   expect(init.getId()).toBeTruthy();
-  expect(props.envVars).toEqual({ [SIG]: SECRET_SIG, value: [{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }] });
+  expect(props.envVars).toEqual([{ key: "T", value: { [SIG]: SECRET_SIG, value: "s3cret-value" }, scope: "ALL", secret: true }]);
   expect(init.getInputs()!.toJavaScript()).toMatchObject({ name: "slow" });
 
   // read with no properties (an import) reports the inputs a program would declare
@@ -106,8 +155,7 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   expect(got.getId()).toBe(init.getId());
   const inputs = got.getInputs()!.toJavaScript() as any;
   expect(inputs).toMatchObject({ environmentId: env.id, name: "slow", type: "WEB", image: "nginx:1" });
-  expect(inputs.envVars[SIG]).toBe(SECRET_SIG);
-  expect(inputs.envVars.value).toEqual([{ key: "T", value: "s3cret-value", scope: "ALL", secret: true }]);
+  expect(inputs.envVars).toEqual([{ key: "T", value: { [SIG]: SECRET_SIG, value: "s3cret-value" }, scope: "ALL", secret: true }]);
 
   // delete, then a read of the gone object answers with no id
   const del = new pb.DeleteRequest();
@@ -168,4 +216,85 @@ test("a preview of an update keeps exactly the outputs the update cannot change;
   expect(d.getStablesList()).toEqual(expect.arrayContaining(["environmentId", "url", "regionLabel", "createdAt", "suspension"]));
   expect(d.getStablesList()).not.toContain("latestDeployId");
   expect(d.getStablesList()).not.toContain("image");
+});
+
+test("a key that reaches several workspaces: the error names the explicit Provider's workspaceId argument, or the stack's config for the default provider", async () => {
+  const other = await serve();
+  const c = new ResourceProviderClient(`127.0.0.1:${other.port}`, grpc.credentials.createInsecure());
+  const callOther = <Res>(method: string, req: unknown) =>
+    new Promise<Res>((resolve, reject) => (c as any)[method](req, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
+  const createProject = async (providerName: string) => {
+    const configure = new pb.ConfigureRequest();
+    configure.setUrn(`urn:pulumi:dev::proj::pulumi:providers:cloudplatform::${providerName}`);
+    configure.setName(providerName);
+    configure.setArgs(struct({ apiKey: emu.keys.account, baseUrl: emu.baseUrl }));
+    await callOther("configure", configure);
+    const create = new pb.CreateRequest();
+    create.setUrn(URN("Project", "p"));
+    create.setType("cloudplatform:index:Project");
+    create.setProperties(struct({ name: "p" }));
+    return ((await callOther("create", create).then(() => undefined, (e) => e)) as grpc.ServiceError).details;
+  };
+  try {
+    expect(await createProject("acct")).toMatch(
+      /^The API key reaches 2 workspaces: .*\. Set the workspaceId argument of the Provider 'acct' \(new cloudplatform\.Provider\("acct", \{ workspaceId: "<id>", \.\.\. \}\)\), or give the resource a workspaceId$/,
+    );
+    expect(await createProject("default_0_1_0")).toMatch(/\. Set cloudplatform:workspaceId \(or CLOUDPLATFORM_WORKSPACE_ID\), or give the resource a workspaceId$/);
+  } finally {
+    c.close();
+    other.server.forceShutdown();
+  }
+});
+
+test("a secret input comes back secret from check, create, read and update, and an invoke with a secret argument answers a secret", async () => {
+  const hidden = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  const urn = URN("Project", "hidden");
+  const check = new pb.CheckRequest();
+  check.setUrn(urn);
+  check.setType("cloudplatform:index:Project");
+  check.setNews(struct({ name: "hidden", description: hidden("classified v1") }));
+  const checked = (await call<pb.CheckResponse>("check", check)).getInputs()!.toJavaScript() as any;
+  expect(checked).toMatchObject({ name: "hidden", description: hidden("classified v1") });
+
+  const create = new pb.CreateRequest();
+  create.setUrn(urn);
+  create.setType("cloudplatform:index:Project");
+  create.setProperties(struct(checked));
+  const created = await call<pb.CreateResponse>("create", create);
+  const outs = created.getProperties()!.toJavaScript() as any;
+  expect(outs.description).toEqual(hidden("classified v1"));
+  expect(outs.name).toBe("hidden");
+
+  const read = new pb.ReadRequest();
+  read.setId(created.getId());
+  read.setUrn(urn);
+  read.setType("cloudplatform:index:Project");
+  read.setProperties(created.getProperties());
+  read.setInputs(struct(checked));
+  const got = await call<pb.ReadResponse>("read", read);
+  expect((got.getProperties()!.toJavaScript() as any).description).toEqual(hidden("classified v1"));
+  expect((got.getInputs()!.toJavaScript() as any).description).toEqual(hidden("classified v1"));
+
+  const update = new pb.UpdateRequest();
+  update.setId(created.getId());
+  update.setUrn(urn);
+  update.setType("cloudplatform:index:Project");
+  update.setOlds(created.getProperties());
+  update.setNews(struct({ name: "hidden", description: hidden("classified v2") }));
+  const updated = (await call<pb.UpdateResponse>("update", update)).getProperties()!.toJavaScript() as any;
+  expect(updated.description).toEqual(hidden("classified v2"));
+
+  const invoke = new pb.InvokeRequest();
+  invoke.setTok("cloudplatform:index:getProject");
+  invoke.setArgs(struct({ projectId: hidden(created.getId()) }));
+  const result = (await call<pb.InvokeResponse>("invoke", invoke)).getReturn()!.toJavaScript() as any;
+  expect(result.name).toEqual(hidden("hidden"));
+  expect(result.description).toEqual(hidden("classified v2"));
+
+  const del = new pb.DeleteRequest();
+  del.setId(created.getId());
+  del.setUrn(urn);
+  del.setType("cloudplatform:index:Project");
+  del.setProperties(struct(updated));
+  await call("delete", del);
 });

@@ -4,12 +4,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8"));
+// Components are built by the plugin's Construct, not served by a resource handler.
+const custom = Object.keys(schema.resources).filter((t) => !schema.resources[t].isComponent);
 
 test("a kind's module loads when the kind is first used; loadAll registers every function", () => {
   jest.isolateModules(() => {
     const { resources, loadAll } = require("../../provider/resources");
     const { functions } = require("../../provider/functions");
-    expect(Object.keys(resources)).toHaveLength(Object.keys(schema.resources).length);
+    expect(Object.keys(resources)).toHaveLength(custom.length);
     expect(Object.keys(functions)).toEqual([]);
 
     expect(resources.Project.token).toBe("cloudplatform:index:Project");
@@ -20,6 +22,6 @@ test("a kind's module loads when the kind is first used; loadAll registers every
     loadAll();
     const tokens = Object.values(functions).map((f: any) => f.token).sort();
     expect(tokens).toEqual(Object.keys(schema.functions).sort());
-    expect(Object.values(resources).map((r: any) => r.token).sort()).toEqual(Object.keys(schema.resources).sort());
+    expect(Object.values(resources).map((r: any) => r.token).sort()).toEqual(custom.sort());
   });
 });

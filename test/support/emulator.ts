@@ -1,5 +1,13 @@
 // An emulator per test file, in-process, called through the real client as users would.
+// CLOUDPLATFORM_STATE_AUDIT=1 runs each one on a state directory and checks, before each reset
+// and at close, that what the journal holds is exactly what the emulator holds in memory: a
+// change that never reached the journal (a model writing where the store cannot see) fails the test.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { readState } from "../../emulator/journal";
+import { canonicalJson } from "../../provider/client/idempotency";
 import { CloudPlatformClient, type ClientOptions } from "../../provider/client";
 import { makeContext } from "../../provider/config";
 import type { Context } from "../../provider/resources/framework";
@@ -13,9 +21,16 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emu = await startEmulator(opts);
+  const auditDir = process.env.CLOUDPLATFORM_STATE_AUDIT === "1" && !opts.stateFile ? mkdtempSync(join(tmpdir(), "cp-audit-")) : undefined;
+  const emu = await startEmulator(auditDir ? { ...opts, stateFile: auditDir } : opts);
   const clients: CloudPlatformClient[] = [];
   const close = emu.close;
+  const audit = () => {
+    if (!auditDir) return;
+    emu.emu.save();
+    const missed = stateDifferences(emu.emu.store.toJSON(), readState(auditDir).tables);
+    if (missed.length) throw new Error(`the state journal differs from memory:\n${missed.slice(0, 20).join("\n")}`);
+  };
   return Object.assign(emu, {
     client(key = emu.apiKey, extra: Partial<ClientOptions> = {}) {
       const c = new CloudPlatformClient({ apiKey: key, baseUrl: emu.baseUrl, retry: { baseDelayMs: 10, maxDelayMs: 50 }, ...extra });
@@ -23,6 +38,7 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
       return c;
     },
     async control(method: string, path: string, body?: unknown) {
+      if (method === "POST" && path === "/reset") audit();
       const res = await fetch(`${emu.baseUrl}/_emulator${path}`, {
         method,
         headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -39,9 +55,31 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
     },
     async close() {
       await Promise.all(clients.map((c) => c.close()));
-      await close();
+      try {
+        audit();
+      } finally {
+        await close();
+        if (auditDir) rmSync(auditDir, { recursive: true, force: true });
+      }
     },
   });
+}
+
+/** Rows that differ between two states (table, id and how), compared as JSON. */
+function stateDifferences(memory: Record<string, { id: string }[]>, disk: Record<string, { id: string }[]>): string[] {
+  const out: string[] = [];
+  for (const table of new Set([...Object.keys(memory), ...Object.keys(disk)])) {
+    const have = new Map((disk[table] ?? []).map((r) => [r.id, canonicalJson(JSON.parse(JSON.stringify(r)))]));
+    for (const row of memory[table] ?? []) {
+      const want = canonicalJson(JSON.parse(JSON.stringify(row)));
+      const got = have.get(row.id);
+      if (got === undefined) out.push(`${table} ${row.id}: missing from the journal`);
+      else if (got !== want) out.push(`${table} ${row.id}: journal ${got.slice(0, 300)}\n  memory ${want.slice(0, 300)}`);
+      have.delete(row.id);
+    }
+    for (const id of have.keys()) out.push(`${table} ${id}: deleted in memory, still in the journal`);
+  }
+  return out;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Lifecycle tests drive the real Pulumi CLI through the Automation API against a test emulator.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EngineEvent, PreviewResult, UpResult } from "@pulumi/pulumi/automation";
-import { openStack, ROOT, type StackHandle } from "../../scripts/pulumi-env";
+import type { EngineEvent, PreviewResult, PulumiFn, UpResult } from "@pulumi/pulumi/automation";
+import { openStack, ROOT, type StackHandle, TOOLS_BIN } from "../../scripts/pulumi-env";
 import type { TestEmulator } from "./emulator";
 
 export const PROGRAMS = join(ROOT, "test", "programs");
@@ -26,6 +28,27 @@ export async function testStack(
     env,
     config: cfg,
   });
+}
+
+/**
+ * A stack of an inline program (run in this process) with the native plugin: the engine finds
+ * bin/pulumi-resource-cloudplatform on PATH, as it would an installed plugin.
+ */
+export async function inlineStack(
+  emu: TestEmulator,
+  projectName: string,
+  run: PulumiFn,
+  config: Record<string, string | { value: string; secret?: boolean }> = {},
+): Promise<StackHandle> {
+  const work = mkdtempSync(join(tmpdir(), "cloudplatform-inline-"));
+  const s = await openStack({
+    programDir: work,
+    program: { projectName, run },
+    stackName: `t${process.pid}x${Date.now().toString(36)}x${counter++}`,
+    env: { PATH: `${join(ROOT, "bin")}:${TOOLS_BIN}:${process.env.PATH ?? ""}`, CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey },
+    config,
+  });
+  return { ...s, dispose: () => s.dispose().finally(() => rmSync(work, { recursive: true, force: true })) };
 }
 
 /** Counts of planned or applied operations, without "same". */

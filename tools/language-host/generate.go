@@ -6,16 +6,20 @@ import (
 	"sort"
 	"strings"
 
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// GenerateProgram turns PCL (what `pulumi import` and `pulumi convert` produce) into a TypeScript
-// program with the SDK release's own code generator; schemas come from the engine's loader.
+// GenerateProgram turns PCL (what `pulumi import` and `pulumi convert` produce) into a program in
+// the host's language (TypeScript, Python or Go) with the SDK release's own code generators;
+// schemas come from the engine's loader.
 func (h *host) GenerateProgram(
 	_ context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
@@ -51,7 +55,12 @@ func (h *host) GenerateProgram(
 	if diags.HasErrors() || program == nil {
 		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
 	}
-	files, genDiags, err := nodejs.GenerateProgram(program)
+	generate := map[string]func(*pcl.Program) (map[string][]byte, hcl.Diagnostics, error){
+		"nodejs": nodejs.GenerateProgram,
+		"python": python.GenerateProgram,
+		"go":     gogen.GenerateProgram,
+	}[h.language]
+	files, genDiags, err := generate(program)
 	if err != nil {
 		return nil, err
 	}

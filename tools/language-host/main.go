@@ -7,6 +7,11 @@
 // required packages, which is right for programs whose only provider is the dynamic one.
 // GenerateProgram (generate.go) turns PCL into TypeScript with the release's code generator, for
 // `pulumi import` and `pulumi convert`.
+//
+// Installed as pulumi-language-python or pulumi-language-go (the same binary, named so), it is a
+// stand-in for those hosts that exists only for the tests: it serves GenerateProgram in Python or
+// Go, so `pulumi import` writes the program of a Python or Go project, and refuses to run
+// programs (the tests run Python and Go programs through the Automation API's inline programs).
 package main
 
 import (
@@ -36,6 +41,20 @@ const exitAlreadyReported = 32
 type host struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
 	engineAddress string
+	// nodejs, python or go: from the name the host was started by.
+	language string
+}
+
+// languageOf reads the language from the executable's name, pulumi-language-<language>.
+func languageOf(executable string) string {
+	switch strings.TrimPrefix(filepath.Base(executable), "pulumi-language-") {
+	case "python":
+		return "python"
+	case "go":
+		return "go"
+	default:
+		return "nodejs"
+	}
 }
 
 func main() {
@@ -47,7 +66,7 @@ func main() {
 		}
 	}
 	cancel := make(chan bool)
-	h := &host{engineAddress: engine}
+	h := &host{engineAddress: engine, language: languageOf(os.Args[0])}
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: cancel,
 		Init: func(srv *grpc.Server) error {
@@ -56,13 +75,13 @@ func main() {
 		},
 	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		fmt.Fprintf(os.Stderr, "pulumi-language-%s: %v\n", h.language, err)
 		os.Exit(1)
 	}
 	// The engine reads the port from the first line of stdout.
 	fmt.Printf("%d\n", handle.Port)
 	if err := <-handle.Done; err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		fmt.Fprintf(os.Stderr, "pulumi-language-%s: %v\n", h.language, err)
 		os.Exit(1)
 	}
 }
@@ -84,6 +103,11 @@ func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	if h.language != "nodejs" {
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf(
+			"pulumi-language-%s here is a stand-in that only generates programs (pulumi import); run %s programs through the Automation API's inline programs",
+			h.language, h.language)}, nil
+	}
 	programDir := req.GetPwd()
 	rootDir := programDir
 	entry := req.GetProgram()

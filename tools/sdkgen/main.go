@@ -2,6 +2,11 @@
 //
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
+//	sdkgen go <schema.json> <out dir>
+//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
+//
+// The Go SDK's out dir is a module: sdkgen keeps its go.mod and go.sum (`go mod tidy` maintains
+// them) and writes a first go.mod when there is none.
 package main
 
 import (
@@ -13,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -38,8 +44,15 @@ func (l noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDes
 }
 
 func main() {
-	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
-		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python <schema.json> <out dir>")
+	if len(os.Args) == 3 && os.Args[1] == "examples" {
+		if err := runExamples(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "sdkgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python" && os.Args[1] != "go") {
+		fmt.Fprintln(os.Stderr, "usage: sdkgen nodejs|python|go <schema.json> <out dir>")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
@@ -73,6 +86,17 @@ func run(language, schemaPath, outDir string) error {
 		}
 	case "python":
 		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
+		if err == nil {
+			files, err = finishPythonSDK(files)
+		}
+	case "go":
+		files, err = gogen.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil)
+		if err == nil {
+			files, err = goModule(files, pkg, outDir)
+		}
+	}
+	if err == nil {
+		files, err = deleteBeforeReplaceDefaults(language, spec, files)
 	}
 	if err != nil {
 		return err
@@ -90,6 +114,79 @@ func run(language, schemaPath, outDir string) error {
 		}
 	}
 	return nil
+}
+
+// finishPythonSDK puts the package's README beside setup.py, which reads it from there into the
+// wheel's description.
+func finishPythonSDK(files map[string][]byte) (map[string][]byte, error) {
+	readme, ok := files[filepath.Join("pulumi_cloudplatform", "README.md")]
+	if !ok {
+		return nil, fmt.Errorf("pulumi_cloudplatform/README.md: not generated; update sdkgen")
+	}
+	files["README.md"] = readme
+	return files, nil
+}
+
+// deleteBeforeReplaceDefaults makes `deleteBeforeReplace` the default option of the resources whose
+// schema says so (language.cloudplatform.deleteBeforeReplace): their names are unique, and a forced
+// replacement (`pulumi up --replace`), which the engine makes without asking the provider's diff,
+// would otherwise create the new object while the old one still holds the name.
+func deleteBeforeReplaceDefaults(language string, spec schema.PackageSpec, files map[string][]byte) (map[string][]byte, error) {
+	for token, res := range spec.Resources {
+		raw, ok := res.Language["cloudplatform"]
+		if !ok {
+			continue
+		}
+		var info struct {
+			DeleteBeforeReplace bool `json:"deleteBeforeReplace"`
+		}
+		if err := json.Unmarshal(raw, &info); err != nil {
+			return nil, fmt.Errorf("%s: language.cloudplatform: %w", token, err)
+		}
+		if !info.DeleteBeforeReplace {
+			continue
+		}
+		name := token[strings.LastIndex(token, ":")+1:]
+		var file, from, to string
+		switch language {
+		case "nodejs":
+			file = strings.ToLower(name[:1]) + name[1:] + ".ts"
+			from = "opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);"
+			to = "opts = pulumi.mergeOptions({ ...utilities.resourceOptsDefaults(), deleteBeforeReplace: true }, opts);"
+		case "python":
+			file = filepath.Join("pulumi_cloudplatform", snake(name)+".py")
+			from = "opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)"
+			to = "opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)"
+		case "go":
+			// Options apply in order: the program's, after the default, win.
+			file = filepath.Join("cloudplatform", strings.ToLower(name[:1])+name[1:]+".go")
+			from = "opts = internal.PkgResourceDefaultOpts(opts)"
+			to = "opts = internal.PkgResourceDefaultOpts(append([]pulumi.ResourceOption{pulumi.DeleteBeforeReplace(true)}, opts...))"
+		default:
+			continue
+		}
+		content, ok := files[file]
+		if !ok || strings.Count(string(content), from) != 1 {
+			return nil, fmt.Errorf("%s: the generated options merge has changed; update sdkgen", file)
+		}
+		files[file] = []byte(strings.Replace(string(content), from, to, 1))
+	}
+	return files, nil
+}
+
+// snake turns DnsRecordSet into dns_record_set, as the Python generator names modules.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // embedNodeSDK fits the Node SDK into the pulumi-cloudplatform package as its native/ entry point:
@@ -112,4 +209,32 @@ func embedNodeSDK(files map[string][]byte) (map[string][]byte, error) {
 		out[name] = content
 	}
 	return out, nil
+}
+
+// pulumiSDK is the Go SDK release the generated module asks for: the one this generator is built on.
+const pulumiSDK = "github.com/pulumi/pulumi/sdk/v3 v3.248.0"
+
+// goModule makes the Go SDK a module rooted at the out dir: the module path is the import base
+// path's parent (the package sits in a folder of its own name), and an existing go.mod and go.sum
+// are carried over as they are.
+func goModule(files map[string][]byte, pkg *schema.Package, outDir string) (map[string][]byte, error) {
+	info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+	if info.ImportBasePath == "" {
+		return nil, fmt.Errorf("schema.json: language.go.importBasePath is required")
+	}
+	kept := false
+	for _, name := range []string{"go.mod", "go.sum"} {
+		content, err := os.ReadFile(filepath.Join(outDir, name))
+		if err == nil {
+			files[name] = content
+			kept = kept || name == "go.mod"
+		} else if !os.IsNotExist(err) {
+			return nil, err
+		}
+	}
+	if !kept {
+		module := filepath.ToSlash(filepath.Dir(info.ImportBasePath))
+		files["go.mod"] = []byte(fmt.Sprintf("module %s\n\ngo 1.24\n\nrequire %s\n", module, pulumiSDK))
+	}
+	return files, nil
 }

@@ -61,11 +61,11 @@ export interface ServiceEnvVarArgs {
      */
     scope?: pulumi.Input<string | undefined>;
     /**
-     * Hide the value from read-only members; default false.
+     * Hide the value from read-only members, and keep it secret in state; default false.
      */
     secret?: pulumi.Input<boolean | undefined>;
     /**
-     * Value. Always stored as a secret in state.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
      */
     value: pulumi.Input<string>;
 }

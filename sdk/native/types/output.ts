@@ -40,7 +40,7 @@ export interface CustomDomainDnsRecord {
     /**
      * The record's id, when it exists in a platform zone.
      */
-    id: string;
+    id?: string;
     /**
      * The name as the platform gives it ('@' or relative to the zone, else the full name).
      */
@@ -48,11 +48,11 @@ export interface CustomDomainDnsRecord {
     /**
      * Priority (MX, SRV).
      */
-    priority: number;
+    priority?: number;
     /**
      * Time to live in seconds.
      */
-    ttl: number;
+    ttl?: number;
     /**
      * Record type (CNAME, A, ...).
      */
@@ -60,7 +60,7 @@ export interface CustomDomainDnsRecord {
     /**
      * The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
      */
-    zoneId: string;
+    zoneId?: string;
 }
 
 /**
@@ -70,11 +70,11 @@ export interface CustomDomainDnsTarget {
     /**
      * The IPv4 address an apex domain's A record points at.
      */
-    aRecord: string;
+    aRecord?: string;
     /**
      * The host a subdomain's CNAME points at (the service's host).
      */
-    cname: string;
+    cname?: string;
     /**
      * Existing records that block verification and must be removed.
      */
@@ -93,7 +93,7 @@ export interface CustomDomainInfo {
     /**
      * Creation time (ISO 8601).
      */
-    createdAt: string;
+    createdAt?: string;
     /**
      * What to publish for the domain, and what is in the way.
      */
@@ -109,7 +109,7 @@ export interface CustomDomainInfo {
     /**
      * What the last DNS check found, against what was expected.
      */
-    lastCheck: string;
+    lastCheck?: string;
     /**
      * The service the domain serves.
      */
@@ -121,7 +121,7 @@ export interface CustomDomainInfo {
     /**
      * When the domain became ACTIVE.
      */
-    verifiedAt: string;
+    verifiedAt?: string;
 }
 
 export interface DnsRecordSetRecord {
@@ -173,52 +173,52 @@ export interface GetMailLimitsResultDomain {
     /**
      * Recipients the domain may send to today (0 until verified).
      */
-    dailyQuota: number;
-    id: string;
+    dailyQuota?: number;
+    id?: string;
     /**
      * The self-serve ceiling the quota grows to.
      */
-    maxDailyQuota: number;
+    maxDailyQuota?: number;
     name: string;
-    quotaResetsAt: string;
-    remainingToday: number;
-    sentToday: number;
-    status: string;
+    quotaResetsAt?: string;
+    remainingToday?: number;
+    sentToday?: number;
+    status?: string;
 }
 
 /**
  * Per-message and per-request limits.
  */
 export interface GetMailLimitsResultLimits {
-    headersPerMessage: number;
-    messageSizeBytes: number;
-    messagesPerBatch: number;
-    pageSizeMax: number;
-    recipientsPerMessage: number;
-    tagKeyMaxLength: number;
-    tagValueMaxLength: number;
-    tagsPerMessage: number;
+    headersPerMessage?: number;
+    messageSizeBytes?: number;
+    messagesPerBatch?: number;
+    pageSizeMax?: number;
+    recipientsPerMessage?: number;
+    tagKeyMaxLength?: number;
+    tagValueMaxLength?: number;
+    tagsPerMessage?: number;
 }
 
 /**
  * The key's send rate and what is left of the current minute.
  */
 export interface GetMailLimitsResultRateLimit {
-    remaining: number;
-    requestsPerMinute: number;
+    remaining?: number;
+    requestsPerMinute?: number;
 }
 
 export interface GetPricingResultServiceTier {
-    cpuMillicores: number;
-    currency: string;
-    family: string;
-    label: string;
-    memoryMb: number;
+    cpuMillicores?: number;
+    currency?: string;
+    family?: string;
+    label?: string;
+    memoryMb?: number;
     /**
      * Monthly price in kobo.
      */
     priceKobo: number;
-    storageMb: number;
+    storageMb?: number;
     /**
      * FREE, PRO, STANDARD or STARTER (the set is open).
      */
@@ -228,7 +228,7 @@ export interface GetPricingResultServiceTier {
 export interface GetRegionsResultRegion {
     freeTier: boolean;
     isDefault: boolean;
-    label: string;
+    label?: string;
     region: string;
 }
 
@@ -240,19 +240,19 @@ export interface MailDnsRecord {
     /**
      * Host relative to the sending domain; '@' is the domain itself.
      */
-    host: string;
+    host?: string;
     /**
      * What the record is for: DKIM, SPF, MX or DMARC.
      */
-    name: string;
+    name?: string;
     /**
      * Priority (MX).
      */
-    priority: number;
+    priority?: number;
     /**
      * What the last verify found wrong; null when not checked.
      */
-    problem: string;
+    problem?: string;
     /**
      * False for recommended records (DMARC).
      */
@@ -268,11 +268,11 @@ export interface MailDnsRecord {
     /**
      * Result of the last verify; null when not checked (a plain read).
      */
-    verified: boolean;
+    verified?: boolean;
     /**
      * Host relative to the zone that holds it (zone.name); '@' is the zone root.
      */
-    zoneHost: string;
+    zoneHost?: string;
 }
 
 /**
@@ -282,7 +282,7 @@ export interface MailDnsZone {
     /**
      * The platform zone's id, when hostedOnPlatform.
      */
-    dnsZoneId: string;
+    dnsZoneId?: string;
     /**
      * True when a zone of the same workspace holds the domain.
      */
@@ -294,60 +294,60 @@ export interface MailDnsZone {
 }
 
 export interface PrPreview {
-    authorLogin: string;
-    baseRef: string;
-    createdAt: string;
+    authorLogin?: string;
+    baseRef?: string;
+    createdAt?: string;
     /**
      * The preview environment (isPreview).
      */
-    environmentId: string;
-    error: string;
+    environmentId?: string;
+    error?: string;
     /**
      * The pull request's branch.
      */
-    headRef: string;
-    headSha: string;
+    headRef?: string;
+    headSha?: string;
     /**
      * The preview's id.
      */
     id: string;
-    lastDeploymentId: string;
+    lastDeploymentId?: string;
     /**
      * The pull request's number.
      */
     prNumber: number;
-    previewPostgresServiceId: string;
-    previewWebServiceId: string;
-    projectId: string;
-    repoFullName: string;
+    previewPostgresServiceId?: string;
+    previewWebServiceId?: string;
+    projectId?: string;
+    repoFullName?: string;
     /**
      * The service the preview copies.
      */
-    sourceServiceId: string;
+    sourceServiceId?: string;
     /**
      * ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
      */
     status: string;
-    title: string;
-    updatedAt: string;
+    title?: string;
+    updatedAt?: string;
     /**
      * Where the preview is served.
      */
-    url: string;
+    url?: string;
 }
 
 /**
  * Databases: connection details. Always secret.
  */
 export interface ServiceConnection {
-    database: string;
-    externalUrl: string;
+    database?: string;
+    externalUrl?: string;
     host: string;
-    password: string;
+    password?: string;
     port: number;
     scheme: string;
-    url: string;
-    username: string;
+    url?: string;
+    username?: string;
 }
 
 export interface ServiceEnvVar {
@@ -360,11 +360,11 @@ export interface ServiceEnvVar {
      */
     scope?: string;
     /**
-     * Hide the value from read-only members; default false.
+     * Hide the value from read-only members, and keep it secret in state; default false.
      */
     secret?: boolean;
     /**
-     * Value. Always stored as a secret in state.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
      */
     value: string;
 }
@@ -388,7 +388,7 @@ export interface StorageAccessKey {
     /**
      * Creation time (ISO 8601).
      */
-    createdAt: string;
+    createdAt?: string;
     /**
      * The key's id.
      */
@@ -396,10 +396,10 @@ export interface StorageAccessKey {
     /**
      * What the key is for.
      */
-    name: string;
+    name?: string;
     /**
      * Last change (ISO 8601).
      */
-    updatedAt: string;
+    updatedAt?: string;
 }
 

@@ -36,6 +36,8 @@ from .secret_file import *
 from .service import *
 from .static_site import *
 from .suppression import *
+from .verified_custom_domain import *
+from .verified_mail_domain import *
 from ._inputs import *
 from . import outputs
 
@@ -69,7 +71,9 @@ _utilities.register(
    "cloudplatform:index:SecretFile": "SecretFile",
    "cloudplatform:index:Service": "Service",
    "cloudplatform:index:StaticSite": "StaticSite",
-   "cloudplatform:index:Suppression": "Suppression"
+   "cloudplatform:index:Suppression": "Suppression",
+   "cloudplatform:index:VerifiedCustomDomain": "VerifiedCustomDomain",
+   "cloudplatform:index:VerifiedMailDomain": "VerifiedMailDomain"
   }
  }
 ]

@@ -245,7 +245,7 @@ class ServiceEnvVarArgsDict(TypedDict):
     """
     value: pulumi.Input[_builtins.str]
     """
-    Value. Always stored as a secret in state.
+    Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
     """
     scope: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -253,7 +253,7 @@ class ServiceEnvVarArgsDict(TypedDict):
     """
     secret: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Hide the value from read-only members; default false.
+    Hide the value from read-only members, and keep it secret in state; default false.
     """
 
 @pulumi.input_type
@@ -265,9 +265,9 @@ class ServiceEnvVarArgs:
                  secret: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         :param pulumi.Input[_builtins.str] key: Variable name.
-        :param pulumi.Input[_builtins.str] value: Value. Always stored as a secret in state.
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
-        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members; default false.
+        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
         pulumi.set(__self__, "value", value)
@@ -292,7 +292,7 @@ class ServiceEnvVarArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Value. Always stored as a secret in state.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         """
         return pulumi.get(self, "value")
 
@@ -316,7 +316,7 @@ class ServiceEnvVarArgs:
     @pulumi.getter
     def secret(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Hide the value from read-only members; default false.
+        Hide the value from read-only members, and keep it secret in state; default false.
         """
         return pulumi.get(self, "secret")
 

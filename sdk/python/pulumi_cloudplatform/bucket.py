@@ -198,7 +198,7 @@ class Bucket(pulumi.CustomResource):
                  visibility: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -252,7 +252,7 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="corsRules")
-    def cors_rules(self) -> pulumi.Output[Sequence['outputs.CorsRule']]:
+    def cors_rules(self) -> pulumi.Output[Optional[Sequence['outputs.CorsRule']]]:
         """
         The CORS rules, when the program manages them.
         """
@@ -260,7 +260,7 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -268,9 +268,9 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def endpoint(self) -> pulumi.Output[_builtins.str]:
+    def endpoint(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Address of the bucket's object API.
+        The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
         """
         return pulumi.get(self, "endpoint")
 
@@ -292,7 +292,7 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def policy(self) -> pulumi.Output[_builtins.str]:
+    def policy(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The access-policy document as canonical JSON, when the program manages it.
         """
@@ -300,9 +300,9 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="publicBaseUrl")
-    def public_base_url(self) -> pulumi.Output[_builtins.str]:
+    def public_base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Public address of the objects; null unless PUBLIC_READ.
+        Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
         """
         return pulumi.get(self, "public_base_url")
 
@@ -316,7 +316,7 @@ class Bucket(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Output[_builtins.str]:
+    def visibility(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         PRIVATE or PUBLIC_READ (the set is open).
         """

@@ -100,7 +100,7 @@ class CustomDomain(pulumi.CustomResource):
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -152,7 +152,7 @@ class CustomDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -176,7 +176,7 @@ class CustomDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastCheck")
-    def last_check(self) -> pulumi.Output[_builtins.str]:
+    def last_check(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         What the last DNS check found, against what was expected.
         """
@@ -200,7 +200,7 @@ class CustomDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the domain became ACTIVE.
         """

@@ -177,7 +177,7 @@ class CustomDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastCheck")
-    def last_check(self) -> pulumi.Output[_builtins.str]:
+    def last_check(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         What the last DNS check found, against what was expected.
         """
@@ -201,7 +201,7 @@ class CustomDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeout(self) -> pulumi.Output[_builtins.str]:
+    def timeout(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The wait limit used.
         """
@@ -209,7 +209,7 @@ class CustomDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the domain became ACTIVE.
         """

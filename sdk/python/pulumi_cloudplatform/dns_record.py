@@ -173,7 +173,7 @@ class DnsRecord(pulumi.CustomResource):
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -247,7 +247,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -255,7 +255,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def editable(self) -> pulumi.Output[_builtins.bool]:
+    def editable(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         False for records the platform manages.
         """
@@ -279,7 +279,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def origin(self) -> pulumi.Output[_builtins.str]:
+    def origin(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Who made the record: USER, MAIL or SERVICE.
         """
@@ -287,7 +287,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def priority(self) -> pulumi.Output[_builtins.float]:
+    def priority(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
         Priority (MX, SRV).
         """
@@ -295,7 +295,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def ttl(self) -> pulumi.Output[_builtins.float]:
+    def ttl(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
         Time to live in seconds.
         """
@@ -311,7 +311,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> pulumi.Output[_builtins.str]:
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Last change (ISO 8601).
         """

@@ -101,7 +101,7 @@ class DnsZone(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -157,7 +157,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -165,7 +165,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastError")
-    def last_error(self) -> pulumi.Output[_builtins.str]:
+    def last_error(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Why the last verification did not succeed.
         """
@@ -189,7 +189,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="publishedAt")
-    def published_at(self) -> pulumi.Output[_builtins.str]:
+    def published_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the zone was published.
         """
@@ -197,7 +197,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> pulumi.Output[_builtins.str]:
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Last change (ISO 8601).
         """
@@ -205,7 +205,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verificationMethod")
-    def verification_method(self) -> pulumi.Output[_builtins.str]:
+    def verification_method(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
         """
@@ -213,7 +213,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verificationRecord")
-    def verification_record(self) -> pulumi.Output['outputs.DnsZoneVerificationRecord']:
+    def verification_record(self) -> pulumi.Output[Optional['outputs.DnsZoneVerificationRecord']]:
         """
         The TXT record that proves ownership; null once proven.
         """
@@ -221,7 +221,7 @@ class DnsZone(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When ownership was proven.
         """

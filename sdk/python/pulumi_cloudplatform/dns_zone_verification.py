@@ -164,7 +164,7 @@ class DnsZoneVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeout(self) -> pulumi.Output[_builtins.str]:
+    def timeout(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The wait limit used.
         """
@@ -172,7 +172,7 @@ class DnsZoneVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verificationMethod")
-    def verification_method(self) -> pulumi.Output[_builtins.str]:
+    def verification_method(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         How ownership was proven (NS, TXT, ...).
         """
@@ -180,7 +180,7 @@ class DnsZoneVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When ownership was proven.
         """

@@ -29,9 +29,9 @@ class EnvVarArgs:
 
         :param pulumi.Input[_builtins.str] key: Variable name. Changing it replaces the variable (the old key is deleted first).
         :param pulumi.Input[_builtins.str] service_id: Service the variable belongs to. Changing it replaces the variable.
-        :param pulumi.Input[_builtins.str] value: Value. Always stored as a secret in state.
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
-        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members; default false.
+        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
         pulumi.set(__self__, "service_id", service_id)
@@ -69,7 +69,7 @@ class EnvVarArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Value. Always stored as a secret in state.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         """
         return pulumi.get(self, "value")
 
@@ -93,7 +93,7 @@ class EnvVarArgs:
     @pulumi.getter
     def secret(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Hide the value from read-only members; default false.
+        Hide the value from read-only members, and keep it secret in state; default false.
         """
         return pulumi.get(self, "secret")
 
@@ -121,9 +121,9 @@ class EnvVar(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] key: Variable name. Changing it replaces the variable (the old key is deleted first).
         :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
-        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members; default false.
+        :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         :param pulumi.Input[_builtins.str] service_id: Service the variable belongs to. Changing it replaces the variable.
-        :param pulumi.Input[_builtins.str] value: Value. Always stored as a secret in state.
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         """
         ...
     @overload
@@ -155,7 +155,7 @@ class EnvVar(pulumi.CustomResource):
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:

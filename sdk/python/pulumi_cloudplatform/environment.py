@@ -99,7 +99,7 @@ class Environment(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -153,7 +153,7 @@ class Environment(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -169,7 +169,7 @@ class Environment(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def kind(self) -> pulumi.Output[_builtins.str]:
+    def kind(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Tier: DEV, UAT or PROD when the name is one of them, else null.
         """
@@ -193,7 +193,7 @@ class Environment(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="pausedAt")
-    def paused_at(self) -> pulumi.Output[_builtins.str]:
+    def paused_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When it was paused.
         """
@@ -209,7 +209,7 @@ class Environment(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> pulumi.Output[_builtins.str]:
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Last change (ISO 8601).
         """

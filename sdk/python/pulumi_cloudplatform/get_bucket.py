@@ -58,7 +58,7 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter(name="corsRules")
-    def cors_rules(self) -> Sequence['outputs.CorsRule']:
+    def cors_rules(self) -> Optional[Sequence['outputs.CorsRule']]:
         """
         The CORS rules, when the program manages them.
         """
@@ -66,7 +66,7 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
+    def created_at(self) -> Optional[_builtins.str]:
         """
         Creation time (ISO 8601).
         """
@@ -74,9 +74,9 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter
-    def endpoint(self) -> _builtins.str:
+    def endpoint(self) -> Optional[_builtins.str]:
         """
-        Address of the bucket's object API.
+        The S3-compatible endpoint of the bucket's region: give it, with `region` and a storage access key, to an S3 client that addresses buckets by path (`new S3Client({ endpoint, region, forcePathStyle: true, credentials })`).
         """
         return pulumi.get(self, "endpoint")
 
@@ -98,7 +98,7 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter
-    def policy(self) -> _builtins.str:
+    def policy(self) -> Optional[_builtins.str]:
         """
         The access-policy document as canonical JSON, when the program manages it.
         """
@@ -106,9 +106,9 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter(name="publicBaseUrl")
-    def public_base_url(self) -> _builtins.str:
+    def public_base_url(self) -> Optional[_builtins.str]:
         """
-        Public address of the objects; null unless PUBLIC_READ.
+        Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ.
         """
         return pulumi.get(self, "public_base_url")
 
@@ -122,7 +122,7 @@ class GetBucketResult:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> _builtins.str:
+    def visibility(self) -> Optional[_builtins.str]:
         """
         PRIVATE or PUBLIC_READ (the set is open).
         """

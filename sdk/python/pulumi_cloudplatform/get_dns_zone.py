@@ -61,7 +61,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
+    def created_at(self) -> Optional[_builtins.str]:
         """
         Creation time (ISO 8601).
         """
@@ -77,7 +77,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="lastError")
-    def last_error(self) -> _builtins.str:
+    def last_error(self) -> Optional[_builtins.str]:
         """
         Why the last verification did not succeed.
         """
@@ -101,7 +101,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="publishedAt")
-    def published_at(self) -> _builtins.str:
+    def published_at(self) -> Optional[_builtins.str]:
         """
         When the zone was published.
         """
@@ -109,7 +109,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> _builtins.str:
+    def updated_at(self) -> Optional[_builtins.str]:
         """
         Last change (ISO 8601).
         """
@@ -117,7 +117,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="verificationMethod")
-    def verification_method(self) -> _builtins.str:
+    def verification_method(self) -> Optional[_builtins.str]:
         """
         How ownership was proven (LEGACY, NS, PURCHASE, TXT); null while pending.
         """
@@ -125,7 +125,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="verificationRecord")
-    def verification_record(self) -> 'outputs.DnsZoneVerificationRecord':
+    def verification_record(self) -> Optional['outputs.DnsZoneVerificationRecord']:
         """
         The TXT record that proves ownership; null once proven.
         """
@@ -133,7 +133,7 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> _builtins.str:
+    def verified_at(self) -> Optional[_builtins.str]:
         """
         When ownership was proven.
         """

@@ -54,7 +54,7 @@ class GetEnvironmentResult:
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
+    def created_at(self) -> Optional[_builtins.str]:
         """
         Creation time (ISO 8601).
         """
@@ -78,7 +78,7 @@ class GetEnvironmentResult:
 
     @_builtins.property
     @pulumi.getter
-    def kind(self) -> _builtins.str:
+    def kind(self) -> Optional[_builtins.str]:
         """
         Tier: DEV, UAT or PROD when the name is one of them, else null.
         """
@@ -102,7 +102,7 @@ class GetEnvironmentResult:
 
     @_builtins.property
     @pulumi.getter(name="pausedAt")
-    def paused_at(self) -> _builtins.str:
+    def paused_at(self) -> Optional[_builtins.str]:
         """
         When it was paused.
         """
@@ -118,7 +118,7 @@ class GetEnvironmentResult:
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> _builtins.str:
+    def updated_at(self) -> Optional[_builtins.str]:
         """
         Last change (ISO 8601).
         """

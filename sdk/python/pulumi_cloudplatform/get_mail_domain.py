@@ -70,7 +70,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="alignmentWarning")
-    def alignment_warning(self) -> _builtins.str:
+    def alignment_warning(self) -> Optional[_builtins.str]:
         """
         Set when the domain's DMARC policy would break signing.
         """
@@ -78,7 +78,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
+    def created_at(self) -> Optional[_builtins.str]:
         """
         Creation time (ISO 8601).
         """
@@ -86,7 +86,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="dailyQuota")
-    def daily_quota(self) -> _builtins.float:
+    def daily_quota(self) -> Optional[_builtins.float]:
         """
         Messages per day; 200 on the first day of a verified domain.
         """
@@ -94,7 +94,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="dkimPublicKey")
-    def dkim_public_key(self) -> _builtins.str:
+    def dkim_public_key(self) -> Optional[_builtins.str]:
         """
         The DKIM public key (base64), as published in the DKIM record.
         """
@@ -102,7 +102,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="failingRecords")
-    def failing_records(self) -> Sequence[_builtins.str]:
+    def failing_records(self) -> Optional[Sequence[_builtins.str]]:
         """
         Records the last verify found failing; null before the first verify.
         """
@@ -118,7 +118,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="lastCheckedAt")
-    def last_checked_at(self) -> _builtins.str:
+    def last_checked_at(self) -> Optional[_builtins.str]:
         """
         When DNS was last checked.
         """
@@ -142,7 +142,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> _builtins.str:
+    def region(self) -> Optional[_builtins.str]:
         """
         Region the domain sends from.
         """
@@ -158,7 +158,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> _builtins.str:
+    def verified_at(self) -> Optional[_builtins.str]:
         """
         When the domain was first verified.
         """
@@ -174,7 +174,7 @@ class GetMailDomainResult:
 
     @_builtins.property
     @pulumi.getter
-    def zone(self) -> 'outputs.MailDnsZone':
+    def zone(self) -> Optional['outputs.MailDnsZone']:
         """
         The DNS zone the records go in.
         """

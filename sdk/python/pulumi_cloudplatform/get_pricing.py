@@ -58,7 +58,7 @@ class GetPricingResult:
 
     @_builtins.property
     @pulumi.getter(name="computeGraceDays")
-    def compute_grace_days(self) -> _builtins.float:
+    def compute_grace_days(self) -> Optional[_builtins.float]:
         """
         Days at an empty balance before paid apps stop.
         """
@@ -74,7 +74,7 @@ class GetPricingResult:
 
     @_builtins.property
     @pulumi.getter(name="dataGraceDays")
-    def data_grace_days(self) -> _builtins.float:
+    def data_grace_days(self) -> Optional[_builtins.float]:
         """
         The same for paid databases and caches, whose data is kept.
         """
@@ -90,7 +90,7 @@ class GetPricingResult:
 
     @_builtins.property
     @pulumi.getter(name="maxTopUpKobo")
-    def max_top_up_kobo(self) -> _builtins.float:
+    def max_top_up_kobo(self) -> Optional[_builtins.float]:
         """
         Largest top-up; null means no maximum.
         """
@@ -98,7 +98,7 @@ class GetPricingResult:
 
     @_builtins.property
     @pulumi.getter(name="minTopUpKobo")
-    def min_top_up_kobo(self) -> _builtins.float:
+    def min_top_up_kobo(self) -> Optional[_builtins.float]:
         """
         Smallest top-up.
         """
@@ -122,7 +122,7 @@ class GetPricingResult:
 
     @_builtins.property
     @pulumi.getter(name="stopsPaidServices")
-    def stops_paid_services(self) -> _builtins.bool:
+    def stops_paid_services(self) -> Optional[_builtins.bool]:
         """
         Whether an empty balance stops paid services.
         """

@@ -57,7 +57,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
+    def created_at(self) -> Optional[_builtins.str]:
         """
         Creation time (ISO 8601).
         """
@@ -65,7 +65,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> _builtins.str:
+    def description(self) -> Optional[_builtins.str]:
         """
         Free text.
         """
@@ -73,7 +73,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="displayName")
-    def display_name(self) -> _builtins.str:
+    def display_name(self) -> Optional[_builtins.str]:
         """
         Name shown in the dashboard.
         """
@@ -105,7 +105,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="pausedAt")
-    def paused_at(self) -> _builtins.str:
+    def paused_at(self) -> Optional[_builtins.str]:
         """
         When the project was paused.
         """
@@ -113,7 +113,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> _builtins.str:
+    def region(self) -> Optional[_builtins.str]:
         """
         Region key new services default to (the API's defaultRegion).
         """
@@ -121,7 +121,7 @@ class GetProjectResult:
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> _builtins.str:
+    def updated_at(self) -> Optional[_builtins.str]:
         """
         Last change (ISO 8601).
         """

@@ -77,7 +77,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> _builtins.str:
+    def region(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "region")
 
     @_builtins.property
@@ -92,7 +92,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def tier(self) -> _builtins.str:
+    def tier(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "tier")
 
     @_builtins.property
@@ -102,7 +102,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> _builtins.str:
+    def url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "url")
 
 

@@ -54,12 +54,12 @@ class GetServiceConnectionResult:
 
     @_builtins.property
     @pulumi.getter
-    def database(self) -> _builtins.str:
+    def database(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "database")
 
     @_builtins.property
     @pulumi.getter(name="externalUrl")
-    def external_url(self) -> _builtins.str:
+    def external_url(self) -> Optional[_builtins.str]:
         """
         Public URL when external access is on.
         """
@@ -98,7 +98,7 @@ class GetServiceConnectionResult:
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> _builtins.str:
+    def url(self) -> Optional[_builtins.str]:
         """
         The connection URL, password included.
         """
@@ -106,7 +106,7 @@ class GetServiceConnectionResult:
 
     @_builtins.property
     @pulumi.getter
-    def user(self) -> _builtins.str:
+    def user(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "user")
 
 

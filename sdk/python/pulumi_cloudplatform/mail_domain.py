@@ -120,7 +120,7 @@ class MailDomain(pulumi.CustomResource):
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -182,7 +182,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="alignmentWarning")
-    def alignment_warning(self) -> pulumi.Output[_builtins.str]:
+    def alignment_warning(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Set when the domain's DMARC policy would break signing.
         """
@@ -190,7 +190,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -198,7 +198,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="dailyQuota")
-    def daily_quota(self) -> pulumi.Output[_builtins.float]:
+    def daily_quota(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
         Messages per day; 200 on the first day of a verified domain.
         """
@@ -206,7 +206,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="dkimPublicKey")
-    def dkim_public_key(self) -> pulumi.Output[_builtins.str]:
+    def dkim_public_key(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The DKIM public key (base64), as published in the DKIM record.
         """
@@ -214,7 +214,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="failingRecords")
-    def failing_records(self) -> pulumi.Output[Sequence[_builtins.str]]:
+    def failing_records(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
         Records the last verify found failing; null before the first verify.
         """
@@ -222,7 +222,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastCheckedAt")
-    def last_checked_at(self) -> pulumi.Output[_builtins.str]:
+    def last_checked_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When DNS was last checked.
         """
@@ -246,7 +246,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Output[_builtins.str]:
+    def region(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Region the domain sends from.
         """
@@ -262,7 +262,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the domain was first verified.
         """
@@ -278,7 +278,7 @@ class MailDomain(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def zone(self) -> pulumi.Output['outputs.MailDnsZone']:
+    def zone(self) -> pulumi.Output[Optional['outputs.MailDnsZone']]:
         """
         The DNS zone the records go in.
         """

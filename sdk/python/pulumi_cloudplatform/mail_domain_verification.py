@@ -180,7 +180,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="alignmentWarning")
-    def alignment_warning(self) -> pulumi.Output[_builtins.str]:
+    def alignment_warning(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Set when the domain's DMARC policy would break signing.
         """
@@ -188,7 +188,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="dailyQuota")
-    def daily_quota(self) -> pulumi.Output[_builtins.float]:
+    def daily_quota(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
         Messages per day.
         """
@@ -204,7 +204,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="failingRecords")
-    def failing_records(self) -> pulumi.Output[Sequence[_builtins.str]]:
+    def failing_records(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
         Records the last check found failing.
         """
@@ -212,7 +212,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastCheckedAt")
-    def last_checked_at(self) -> pulumi.Output[_builtins.str]:
+    def last_checked_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When DNS was last checked.
         """
@@ -228,7 +228,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def propagating(self) -> pulumi.Output[_builtins.bool]:
+    def propagating(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         True when the records are right but not yet visible everywhere.
         """
@@ -252,7 +252,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeout(self) -> pulumi.Output[_builtins.str]:
+    def timeout(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The wait limit used.
         """
@@ -260,7 +260,7 @@ class MailDomainVerification(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> pulumi.Output[_builtins.str]:
+    def verified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the domain was first verified.
         """

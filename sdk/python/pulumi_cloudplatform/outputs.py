@@ -148,30 +148,34 @@ class CustomDomainDnsRecord(dict):
     def __init__(__self__, *,
                  content: _builtins.str,
                  fqdn: _builtins.str,
-                 id: _builtins.str,
                  name: _builtins.str,
-                 priority: _builtins.float,
-                 ttl: _builtins.float,
                  type: _builtins.str,
-                 zone_id: _builtins.str):
+                 id: Optional[_builtins.str] = None,
+                 priority: Optional[_builtins.float] = None,
+                 ttl: Optional[_builtins.float] = None,
+                 zone_id: Optional[_builtins.str] = None):
         """
         :param _builtins.str content: The record's value.
         :param _builtins.str fqdn: The record's full name.
-        :param _builtins.str id: The record's id, when it exists in a platform zone.
         :param _builtins.str name: The name as the platform gives it ('@' or relative to the zone, else the full name).
+        :param _builtins.str type: Record type (CNAME, A, ...).
+        :param _builtins.str id: The record's id, when it exists in a platform zone.
         :param _builtins.float priority: Priority (MX, SRV).
         :param _builtins.float ttl: Time to live in seconds.
-        :param _builtins.str type: Record type (CNAME, A, ...).
         :param _builtins.str zone_id: The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "fqdn", fqdn)
-        pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "priority", priority)
-        pulumi.set(__self__, "ttl", ttl)
         pulumi.set(__self__, "type", type)
-        pulumi.set(__self__, "zone_id", zone_id)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if priority is not None:
+            pulumi.set(__self__, "priority", priority)
+        if ttl is not None:
+            pulumi.set(__self__, "ttl", ttl)
+        if zone_id is not None:
+            pulumi.set(__self__, "zone_id", zone_id)
 
     @_builtins.property
     @pulumi.getter
@@ -191,35 +195,11 @@ class CustomDomainDnsRecord(dict):
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> _builtins.str:
-        """
-        The record's id, when it exists in a platform zone.
-        """
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter
     def name(self) -> _builtins.str:
         """
         The name as the platform gives it ('@' or relative to the zone, else the full name).
         """
         return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def priority(self) -> _builtins.float:
-        """
-        Priority (MX, SRV).
-        """
-        return pulumi.get(self, "priority")
-
-    @_builtins.property
-    @pulumi.getter
-    def ttl(self) -> _builtins.float:
-        """
-        Time to live in seconds.
-        """
-        return pulumi.get(self, "ttl")
 
     @_builtins.property
     @pulumi.getter
@@ -230,8 +210,32 @@ class CustomDomainDnsRecord(dict):
         return pulumi.get(self, "type")
 
     @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        The record's id, when it exists in a platform zone.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> Optional[_builtins.float]:
+        """
+        Priority (MX, SRV).
+        """
+        return pulumi.get(self, "priority")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> Optional[_builtins.float]:
+        """
+        Time to live in seconds.
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
     @pulumi.getter(name="zoneId")
-    def zone_id(self) -> _builtins.str:
+    def zone_id(self) -> Optional[_builtins.str]:
         """
         The platform zone holding it; null for a record elsewhere (public DNS) or still to be made.
         """
@@ -246,10 +250,10 @@ class CustomDomainDnsTarget(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "aRecord":
-            suggest = "a_record"
-        elif key == "isApex":
+        if key == "isApex":
             suggest = "is_apex"
+        elif key == "aRecord":
+            suggest = "a_record"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in CustomDomainDnsTarget. Access the value via the '{suggest}' property getter instead.")
@@ -263,41 +267,27 @@ class CustomDomainDnsTarget(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 a_record: _builtins.str,
-                 cname: _builtins.str,
                  conflicts: Sequence['outputs.CustomDomainDnsRecord'],
                  is_apex: _builtins.bool,
-                 records: Sequence['outputs.CustomDomainDnsRecord']):
+                 records: Sequence['outputs.CustomDomainDnsRecord'],
+                 a_record: Optional[_builtins.str] = None,
+                 cname: Optional[_builtins.str] = None):
         """
         What to publish for the domain, and what is in the way.
 
-        :param _builtins.str a_record: The IPv4 address an apex domain's A record points at.
-        :param _builtins.str cname: The host a subdomain's CNAME points at (the service's host).
         :param Sequence['CustomDomainDnsRecord'] conflicts: Existing records that block verification and must be removed.
         :param _builtins.bool is_apex: True for an apex domain, which cannot use a CNAME.
         :param Sequence['CustomDomainDnsRecord'] records: The records to create.
+        :param _builtins.str a_record: The IPv4 address an apex domain's A record points at.
+        :param _builtins.str cname: The host a subdomain's CNAME points at (the service's host).
         """
-        pulumi.set(__self__, "a_record", a_record)
-        pulumi.set(__self__, "cname", cname)
         pulumi.set(__self__, "conflicts", conflicts)
         pulumi.set(__self__, "is_apex", is_apex)
         pulumi.set(__self__, "records", records)
-
-    @_builtins.property
-    @pulumi.getter(name="aRecord")
-    def a_record(self) -> _builtins.str:
-        """
-        The IPv4 address an apex domain's A record points at.
-        """
-        return pulumi.get(self, "a_record")
-
-    @_builtins.property
-    @pulumi.getter
-    def cname(self) -> _builtins.str:
-        """
-        The host a subdomain's CNAME points at (the service's host).
-        """
-        return pulumi.get(self, "cname")
+        if a_record is not None:
+            pulumi.set(__self__, "a_record", a_record)
+        if cname is not None:
+            pulumi.set(__self__, "cname", cname)
 
     @_builtins.property
     @pulumi.getter
@@ -323,44 +313,55 @@ class CustomDomainDnsTarget(dict):
         """
         return pulumi.get(self, "records")
 
+    @_builtins.property
+    @pulumi.getter(name="aRecord")
+    def a_record(self) -> Optional[_builtins.str]:
+        """
+        The IPv4 address an apex domain's A record points at.
+        """
+        return pulumi.get(self, "a_record")
+
+    @_builtins.property
+    @pulumi.getter
+    def cname(self) -> Optional[_builtins.str]:
+        """
+        The host a subdomain's CNAME points at (the service's host).
+        """
+        return pulumi.get(self, "cname")
+
 
 @pulumi.output_type
 class CustomDomainInfo(dict):
     def __init__(__self__, *,
-                 created_at: _builtins.str,
                  dns_target: 'outputs.CustomDomainDnsTarget',
                  domain: _builtins.str,
                  id: _builtins.str,
-                 last_check: _builtins.str,
                  service_id: _builtins.str,
                  status: _builtins.str,
-                 verified_at: _builtins.str):
+                 created_at: Optional[_builtins.str] = None,
+                 last_check: Optional[_builtins.str] = None,
+                 verified_at: Optional[_builtins.str] = None):
         """
-        :param _builtins.str created_at: Creation time (ISO 8601).
         :param 'CustomDomainDnsTarget' dns_target: What to publish for the domain, and what is in the way.
         :param _builtins.str domain: The domain.
         :param _builtins.str id: The custom domain's id.
-        :param _builtins.str last_check: What the last DNS check found, against what was expected.
         :param _builtins.str service_id: The service the domain serves.
         :param _builtins.str status: PENDING or ACTIVE (the set is open).
+        :param _builtins.str created_at: Creation time (ISO 8601).
+        :param _builtins.str last_check: What the last DNS check found, against what was expected.
         :param _builtins.str verified_at: When the domain became ACTIVE.
         """
-        pulumi.set(__self__, "created_at", created_at)
         pulumi.set(__self__, "dns_target", dns_target)
         pulumi.set(__self__, "domain", domain)
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_check", last_check)
         pulumi.set(__self__, "service_id", service_id)
         pulumi.set(__self__, "status", status)
-        pulumi.set(__self__, "verified_at", verified_at)
-
-    @_builtins.property
-    @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
-        """
-        Creation time (ISO 8601).
-        """
-        return pulumi.get(self, "created_at")
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if last_check is not None:
+            pulumi.set(__self__, "last_check", last_check)
+        if verified_at is not None:
+            pulumi.set(__self__, "verified_at", verified_at)
 
     @_builtins.property
     @pulumi.getter(name="dnsTarget")
@@ -387,14 +388,6 @@ class CustomDomainInfo(dict):
         return pulumi.get(self, "id")
 
     @_builtins.property
-    @pulumi.getter(name="lastCheck")
-    def last_check(self) -> _builtins.str:
-        """
-        What the last DNS check found, against what was expected.
-        """
-        return pulumi.get(self, "last_check")
-
-    @_builtins.property
     @pulumi.getter(name="serviceId")
     def service_id(self) -> _builtins.str:
         """
@@ -411,8 +404,24 @@ class CustomDomainInfo(dict):
         return pulumi.get(self, "status")
 
     @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="lastCheck")
+    def last_check(self) -> Optional[_builtins.str]:
+        """
+        What the last DNS check found, against what was expected.
+        """
+        return pulumi.get(self, "last_check")
+
+    @_builtins.property
     @pulumi.getter(name="verifiedAt")
-    def verified_at(self) -> _builtins.str:
+    def verified_at(self) -> Optional[_builtins.str]:
         """
         When the domain became ACTIVE.
         """
@@ -542,47 +551,33 @@ class DnsZoneVerificationRecord(dict):
 @pulumi.output_type
 class GetMailLimitsResultDomain(dict):
     def __init__(__self__, *,
-                 daily_quota: _builtins.float,
-                 id: _builtins.str,
-                 max_daily_quota: _builtins.float,
                  name: _builtins.str,
-                 quota_resets_at: _builtins.str,
-                 remaining_today: _builtins.float,
-                 sent_today: _builtins.float,
-                 status: _builtins.str):
+                 daily_quota: Optional[_builtins.float] = None,
+                 id: Optional[_builtins.str] = None,
+                 max_daily_quota: Optional[_builtins.float] = None,
+                 quota_resets_at: Optional[_builtins.str] = None,
+                 remaining_today: Optional[_builtins.float] = None,
+                 sent_today: Optional[_builtins.float] = None,
+                 status: Optional[_builtins.str] = None):
         """
         :param _builtins.float daily_quota: Recipients the domain may send to today (0 until verified).
         :param _builtins.float max_daily_quota: The self-serve ceiling the quota grows to.
         """
-        pulumi.set(__self__, "daily_quota", daily_quota)
-        pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "max_daily_quota", max_daily_quota)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "quota_resets_at", quota_resets_at)
-        pulumi.set(__self__, "remaining_today", remaining_today)
-        pulumi.set(__self__, "sent_today", sent_today)
-        pulumi.set(__self__, "status", status)
-
-    @_builtins.property
-    @pulumi.getter(name="dailyQuota")
-    def daily_quota(self) -> _builtins.float:
-        """
-        Recipients the domain may send to today (0 until verified).
-        """
-        return pulumi.get(self, "daily_quota")
-
-    @_builtins.property
-    @pulumi.getter
-    def id(self) -> _builtins.str:
-        return pulumi.get(self, "id")
-
-    @_builtins.property
-    @pulumi.getter(name="maxDailyQuota")
-    def max_daily_quota(self) -> _builtins.float:
-        """
-        The self-serve ceiling the quota grows to.
-        """
-        return pulumi.get(self, "max_daily_quota")
+        if daily_quota is not None:
+            pulumi.set(__self__, "daily_quota", daily_quota)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if max_daily_quota is not None:
+            pulumi.set(__self__, "max_daily_quota", max_daily_quota)
+        if quota_resets_at is not None:
+            pulumi.set(__self__, "quota_resets_at", quota_resets_at)
+        if remaining_today is not None:
+            pulumi.set(__self__, "remaining_today", remaining_today)
+        if sent_today is not None:
+            pulumi.set(__self__, "sent_today", sent_today)
+        if status is not None:
+            pulumi.set(__self__, "status", status)
 
     @_builtins.property
     @pulumi.getter
@@ -590,23 +585,44 @@ class GetMailLimitsResultDomain(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="dailyQuota")
+    def daily_quota(self) -> Optional[_builtins.float]:
+        """
+        Recipients the domain may send to today (0 until verified).
+        """
+        return pulumi.get(self, "daily_quota")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="maxDailyQuota")
+    def max_daily_quota(self) -> Optional[_builtins.float]:
+        """
+        The self-serve ceiling the quota grows to.
+        """
+        return pulumi.get(self, "max_daily_quota")
+
+    @_builtins.property
     @pulumi.getter(name="quotaResetsAt")
-    def quota_resets_at(self) -> _builtins.str:
+    def quota_resets_at(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "quota_resets_at")
 
     @_builtins.property
     @pulumi.getter(name="remainingToday")
-    def remaining_today(self) -> _builtins.float:
+    def remaining_today(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "remaining_today")
 
     @_builtins.property
     @pulumi.getter(name="sentToday")
-    def sent_today(self) -> _builtins.float:
+    def sent_today(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "sent_today")
 
     @_builtins.property
     @pulumi.getter
-    def status(self) -> _builtins.str:
+    def status(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "status")
 
 
@@ -616,64 +632,72 @@ class GetMailLimitsResultLimits(dict):
     Per-message and per-request limits.
     """
     def __init__(__self__, *,
-                 headers_per_message: _builtins.float,
-                 message_size_bytes: _builtins.float,
-                 messages_per_batch: _builtins.float,
-                 page_size_max: _builtins.float,
-                 recipients_per_message: _builtins.float,
-                 tag_key_max_length: _builtins.float,
-                 tag_value_max_length: _builtins.float,
-                 tags_per_message: _builtins.float):
+                 headers_per_message: Optional[_builtins.float] = None,
+                 message_size_bytes: Optional[_builtins.float] = None,
+                 messages_per_batch: Optional[_builtins.float] = None,
+                 page_size_max: Optional[_builtins.float] = None,
+                 recipients_per_message: Optional[_builtins.float] = None,
+                 tag_key_max_length: Optional[_builtins.float] = None,
+                 tag_value_max_length: Optional[_builtins.float] = None,
+                 tags_per_message: Optional[_builtins.float] = None):
         """
         Per-message and per-request limits.
         """
-        pulumi.set(__self__, "headers_per_message", headers_per_message)
-        pulumi.set(__self__, "message_size_bytes", message_size_bytes)
-        pulumi.set(__self__, "messages_per_batch", messages_per_batch)
-        pulumi.set(__self__, "page_size_max", page_size_max)
-        pulumi.set(__self__, "recipients_per_message", recipients_per_message)
-        pulumi.set(__self__, "tag_key_max_length", tag_key_max_length)
-        pulumi.set(__self__, "tag_value_max_length", tag_value_max_length)
-        pulumi.set(__self__, "tags_per_message", tags_per_message)
+        if headers_per_message is not None:
+            pulumi.set(__self__, "headers_per_message", headers_per_message)
+        if message_size_bytes is not None:
+            pulumi.set(__self__, "message_size_bytes", message_size_bytes)
+        if messages_per_batch is not None:
+            pulumi.set(__self__, "messages_per_batch", messages_per_batch)
+        if page_size_max is not None:
+            pulumi.set(__self__, "page_size_max", page_size_max)
+        if recipients_per_message is not None:
+            pulumi.set(__self__, "recipients_per_message", recipients_per_message)
+        if tag_key_max_length is not None:
+            pulumi.set(__self__, "tag_key_max_length", tag_key_max_length)
+        if tag_value_max_length is not None:
+            pulumi.set(__self__, "tag_value_max_length", tag_value_max_length)
+        if tags_per_message is not None:
+            pulumi.set(__self__, "tags_per_message", tags_per_message)
 
     @_builtins.property
     @pulumi.getter(name="headersPerMessage")
-    def headers_per_message(self) -> _builtins.float:
+    def headers_per_message(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "headers_per_message")
 
     @_builtins.property
     @pulumi.getter(name="messageSizeBytes")
-    def message_size_bytes(self) -> _builtins.float:
+    def message_size_bytes(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "message_size_bytes")
 
     @_builtins.property
     @pulumi.getter(name="messagesPerBatch")
-    def messages_per_batch(self) -> _builtins.float:
+    def messages_per_batch(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "messages_per_batch")
 
     @_builtins.property
     @pulumi.getter(name="pageSizeMax")
-    def page_size_max(self) -> _builtins.float:
+    def page_size_max(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "page_size_max")
 
     @_builtins.property
     @pulumi.getter(name="recipientsPerMessage")
-    def recipients_per_message(self) -> _builtins.float:
+    def recipients_per_message(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "recipients_per_message")
 
     @_builtins.property
     @pulumi.getter(name="tagKeyMaxLength")
-    def tag_key_max_length(self) -> _builtins.float:
+    def tag_key_max_length(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "tag_key_max_length")
 
     @_builtins.property
     @pulumi.getter(name="tagValueMaxLength")
-    def tag_value_max_length(self) -> _builtins.float:
+    def tag_value_max_length(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "tag_value_max_length")
 
     @_builtins.property
     @pulumi.getter(name="tagsPerMessage")
-    def tags_per_message(self) -> _builtins.float:
+    def tags_per_message(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "tags_per_message")
 
 
@@ -683,73 +707,56 @@ class GetMailLimitsResultRateLimit(dict):
     The key's send rate and what is left of the current minute.
     """
     def __init__(__self__, *,
-                 remaining: _builtins.float,
-                 requests_per_minute: _builtins.float):
+                 remaining: Optional[_builtins.float] = None,
+                 requests_per_minute: Optional[_builtins.float] = None):
         """
         The key's send rate and what is left of the current minute.
         """
-        pulumi.set(__self__, "remaining", remaining)
-        pulumi.set(__self__, "requests_per_minute", requests_per_minute)
+        if remaining is not None:
+            pulumi.set(__self__, "remaining", remaining)
+        if requests_per_minute is not None:
+            pulumi.set(__self__, "requests_per_minute", requests_per_minute)
 
     @_builtins.property
     @pulumi.getter
-    def remaining(self) -> _builtins.float:
+    def remaining(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "remaining")
 
     @_builtins.property
     @pulumi.getter(name="requestsPerMinute")
-    def requests_per_minute(self) -> _builtins.float:
+    def requests_per_minute(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "requests_per_minute")
 
 
 @pulumi.output_type
 class GetPricingResultServiceTier(dict):
     def __init__(__self__, *,
-                 cpu_millicores: _builtins.float,
-                 currency: _builtins.str,
-                 family: _builtins.str,
-                 label: _builtins.str,
-                 memory_mb: _builtins.float,
                  price_kobo: _builtins.float,
-                 storage_mb: _builtins.float,
-                 tier: _builtins.str):
+                 tier: _builtins.str,
+                 cpu_millicores: Optional[_builtins.float] = None,
+                 currency: Optional[_builtins.str] = None,
+                 family: Optional[_builtins.str] = None,
+                 label: Optional[_builtins.str] = None,
+                 memory_mb: Optional[_builtins.float] = None,
+                 storage_mb: Optional[_builtins.float] = None):
         """
         :param _builtins.float price_kobo: Monthly price in kobo.
         :param _builtins.str tier: FREE, PRO, STANDARD or STARTER (the set is open).
         """
-        pulumi.set(__self__, "cpu_millicores", cpu_millicores)
-        pulumi.set(__self__, "currency", currency)
-        pulumi.set(__self__, "family", family)
-        pulumi.set(__self__, "label", label)
-        pulumi.set(__self__, "memory_mb", memory_mb)
         pulumi.set(__self__, "price_kobo", price_kobo)
-        pulumi.set(__self__, "storage_mb", storage_mb)
         pulumi.set(__self__, "tier", tier)
-
-    @_builtins.property
-    @pulumi.getter(name="cpuMillicores")
-    def cpu_millicores(self) -> _builtins.float:
-        return pulumi.get(self, "cpu_millicores")
-
-    @_builtins.property
-    @pulumi.getter
-    def currency(self) -> _builtins.str:
-        return pulumi.get(self, "currency")
-
-    @_builtins.property
-    @pulumi.getter
-    def family(self) -> _builtins.str:
-        return pulumi.get(self, "family")
-
-    @_builtins.property
-    @pulumi.getter
-    def label(self) -> _builtins.str:
-        return pulumi.get(self, "label")
-
-    @_builtins.property
-    @pulumi.getter(name="memoryMb")
-    def memory_mb(self) -> _builtins.float:
-        return pulumi.get(self, "memory_mb")
+        if cpu_millicores is not None:
+            pulumi.set(__self__, "cpu_millicores", cpu_millicores)
+        if currency is not None:
+            pulumi.set(__self__, "currency", currency)
+        if family is not None:
+            pulumi.set(__self__, "family", family)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+        if memory_mb is not None:
+            pulumi.set(__self__, "memory_mb", memory_mb)
+        if storage_mb is not None:
+            pulumi.set(__self__, "storage_mb", storage_mb)
 
     @_builtins.property
     @pulumi.getter(name="priceKobo")
@@ -760,11 +767,6 @@ class GetPricingResultServiceTier(dict):
         return pulumi.get(self, "price_kobo")
 
     @_builtins.property
-    @pulumi.getter(name="storageMb")
-    def storage_mb(self) -> _builtins.float:
-        return pulumi.get(self, "storage_mb")
-
-    @_builtins.property
     @pulumi.getter
     def tier(self) -> _builtins.str:
         """
@@ -772,18 +774,49 @@ class GetPricingResultServiceTier(dict):
         """
         return pulumi.get(self, "tier")
 
+    @_builtins.property
+    @pulumi.getter(name="cpuMillicores")
+    def cpu_millicores(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cpu_millicores")
+
+    @_builtins.property
+    @pulumi.getter
+    def currency(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "currency")
+
+    @_builtins.property
+    @pulumi.getter
+    def family(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "family")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "label")
+
+    @_builtins.property
+    @pulumi.getter(name="memoryMb")
+    def memory_mb(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "memory_mb")
+
+    @_builtins.property
+    @pulumi.getter(name="storageMb")
+    def storage_mb(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "storage_mb")
+
 
 @pulumi.output_type
 class GetRegionsResultRegion(dict):
     def __init__(__self__, *,
                  free_tier: _builtins.bool,
                  is_default: _builtins.bool,
-                 label: _builtins.str,
-                 region: _builtins.str):
+                 region: _builtins.str,
+                 label: Optional[_builtins.str] = None):
         pulumi.set(__self__, "free_tier", free_tier)
         pulumi.set(__self__, "is_default", is_default)
-        pulumi.set(__self__, "label", label)
         pulumi.set(__self__, "region", region)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
 
     @_builtins.property
     @pulumi.getter(name="freeTier")
@@ -797,13 +830,13 @@ class GetRegionsResultRegion(dict):
 
     @_builtins.property
     @pulumi.getter
-    def label(self) -> _builtins.str:
-        return pulumi.get(self, "label")
+    def region(self) -> _builtins.str:
+        return pulumi.get(self, "region")
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> _builtins.str:
-        return pulumi.get(self, "region")
+    def label(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "label")
 
 
 @pulumi.output_type
@@ -827,37 +860,43 @@ class MailDnsRecord(dict):
 
     def __init__(__self__, *,
                  fqdn: _builtins.str,
-                 host: _builtins.str,
-                 name: _builtins.str,
-                 priority: _builtins.float,
-                 problem: _builtins.str,
                  required: _builtins.bool,
                  type: _builtins.str,
                  value: _builtins.str,
-                 verified: _builtins.bool,
-                 zone_host: _builtins.str):
+                 host: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 priority: Optional[_builtins.float] = None,
+                 problem: Optional[_builtins.str] = None,
+                 verified: Optional[_builtins.bool] = None,
+                 zone_host: Optional[_builtins.str] = None):
         """
         :param _builtins.str fqdn: Full name the record must exist at.
+        :param _builtins.bool required: False for recommended records (DMARC).
+        :param _builtins.str type: DNS record type (TXT, MX).
+        :param _builtins.str value: The exact value to publish.
         :param _builtins.str host: Host relative to the sending domain; '@' is the domain itself.
         :param _builtins.str name: What the record is for: DKIM, SPF, MX or DMARC.
         :param _builtins.float priority: Priority (MX).
         :param _builtins.str problem: What the last verify found wrong; null when not checked.
-        :param _builtins.bool required: False for recommended records (DMARC).
-        :param _builtins.str type: DNS record type (TXT, MX).
-        :param _builtins.str value: The exact value to publish.
         :param _builtins.bool verified: Result of the last verify; null when not checked (a plain read).
         :param _builtins.str zone_host: Host relative to the zone that holds it (zone.name); '@' is the zone root.
         """
         pulumi.set(__self__, "fqdn", fqdn)
-        pulumi.set(__self__, "host", host)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "priority", priority)
-        pulumi.set(__self__, "problem", problem)
         pulumi.set(__self__, "required", required)
         pulumi.set(__self__, "type", type)
         pulumi.set(__self__, "value", value)
-        pulumi.set(__self__, "verified", verified)
-        pulumi.set(__self__, "zone_host", zone_host)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if priority is not None:
+            pulumi.set(__self__, "priority", priority)
+        if problem is not None:
+            pulumi.set(__self__, "problem", problem)
+        if verified is not None:
+            pulumi.set(__self__, "verified", verified)
+        if zone_host is not None:
+            pulumi.set(__self__, "zone_host", zone_host)
 
     @_builtins.property
     @pulumi.getter
@@ -866,38 +905,6 @@ class MailDnsRecord(dict):
         Full name the record must exist at.
         """
         return pulumi.get(self, "fqdn")
-
-    @_builtins.property
-    @pulumi.getter
-    def host(self) -> _builtins.str:
-        """
-        Host relative to the sending domain; '@' is the domain itself.
-        """
-        return pulumi.get(self, "host")
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> _builtins.str:
-        """
-        What the record is for: DKIM, SPF, MX or DMARC.
-        """
-        return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter
-    def priority(self) -> _builtins.float:
-        """
-        Priority (MX).
-        """
-        return pulumi.get(self, "priority")
-
-    @_builtins.property
-    @pulumi.getter
-    def problem(self) -> _builtins.str:
-        """
-        What the last verify found wrong; null when not checked.
-        """
-        return pulumi.get(self, "problem")
 
     @_builtins.property
     @pulumi.getter
@@ -925,7 +932,39 @@ class MailDnsRecord(dict):
 
     @_builtins.property
     @pulumi.getter
-    def verified(self) -> _builtins.bool:
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Host relative to the sending domain; '@' is the domain itself.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        What the record is for: DKIM, SPF, MX or DMARC.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> Optional[_builtins.float]:
+        """
+        Priority (MX).
+        """
+        return pulumi.get(self, "priority")
+
+    @_builtins.property
+    @pulumi.getter
+    def problem(self) -> Optional[_builtins.str]:
+        """
+        What the last verify found wrong; null when not checked.
+        """
+        return pulumi.get(self, "problem")
+
+    @_builtins.property
+    @pulumi.getter
+    def verified(self) -> Optional[_builtins.bool]:
         """
         Result of the last verify; null when not checked (a plain read).
         """
@@ -933,7 +972,7 @@ class MailDnsRecord(dict):
 
     @_builtins.property
     @pulumi.getter(name="zoneHost")
-    def zone_host(self) -> _builtins.str:
+    def zone_host(self) -> Optional[_builtins.str]:
         """
         Host relative to the zone that holds it (zone.name); '@' is the zone root.
         """
@@ -948,10 +987,10 @@ class MailDnsZone(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "dnsZoneId":
-            suggest = "dns_zone_id"
-        elif key == "hostedOnPlatform":
+        if key == "hostedOnPlatform":
             suggest = "hosted_on_platform"
+        elif key == "dnsZoneId":
+            suggest = "dns_zone_id"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in MailDnsZone. Access the value via the '{suggest}' property getter instead.")
@@ -965,27 +1004,20 @@ class MailDnsZone(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 dns_zone_id: _builtins.str,
                  hosted_on_platform: _builtins.bool,
-                 name: _builtins.str):
+                 name: _builtins.str,
+                 dns_zone_id: Optional[_builtins.str] = None):
         """
         The DNS zone the records go in.
 
-        :param _builtins.str dns_zone_id: The platform zone's id, when hostedOnPlatform.
         :param _builtins.bool hosted_on_platform: True when a zone of the same workspace holds the domain.
         :param _builtins.str name: The zone the records are added to.
+        :param _builtins.str dns_zone_id: The platform zone's id, when hostedOnPlatform.
         """
-        pulumi.set(__self__, "dns_zone_id", dns_zone_id)
         pulumi.set(__self__, "hosted_on_platform", hosted_on_platform)
         pulumi.set(__self__, "name", name)
-
-    @_builtins.property
-    @pulumi.getter(name="dnsZoneId")
-    def dns_zone_id(self) -> _builtins.str:
-        """
-        The platform zone's id, when hostedOnPlatform.
-        """
-        return pulumi.get(self, "dns_zone_id")
+        if dns_zone_id is not None:
+            pulumi.set(__self__, "dns_zone_id", dns_zone_id)
 
     @_builtins.property
     @pulumi.getter(name="hostedOnPlatform")
@@ -1003,98 +1035,81 @@ class MailDnsZone(dict):
         """
         return pulumi.get(self, "name")
 
+    @_builtins.property
+    @pulumi.getter(name="dnsZoneId")
+    def dns_zone_id(self) -> Optional[_builtins.str]:
+        """
+        The platform zone's id, when hostedOnPlatform.
+        """
+        return pulumi.get(self, "dns_zone_id")
+
 
 @pulumi.output_type
 class PrPreview(dict):
     def __init__(__self__, *,
-                 author_login: _builtins.str,
-                 base_ref: _builtins.str,
-                 created_at: _builtins.str,
-                 environment_id: _builtins.str,
-                 error: _builtins.str,
-                 head_ref: _builtins.str,
-                 head_sha: _builtins.str,
                  id: _builtins.str,
-                 last_deployment_id: _builtins.str,
                  pr_number: _builtins.float,
-                 preview_postgres_service_id: _builtins.str,
-                 preview_web_service_id: _builtins.str,
-                 project_id: _builtins.str,
-                 repo_full_name: _builtins.str,
-                 source_service_id: _builtins.str,
                  status: _builtins.str,
-                 title: _builtins.str,
-                 updated_at: _builtins.str,
-                 url: _builtins.str):
+                 author_login: Optional[_builtins.str] = None,
+                 base_ref: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 environment_id: Optional[_builtins.str] = None,
+                 error: Optional[_builtins.str] = None,
+                 head_ref: Optional[_builtins.str] = None,
+                 head_sha: Optional[_builtins.str] = None,
+                 last_deployment_id: Optional[_builtins.str] = None,
+                 preview_postgres_service_id: Optional[_builtins.str] = None,
+                 preview_web_service_id: Optional[_builtins.str] = None,
+                 project_id: Optional[_builtins.str] = None,
+                 repo_full_name: Optional[_builtins.str] = None,
+                 source_service_id: Optional[_builtins.str] = None,
+                 title: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
         """
-        :param _builtins.str environment_id: The preview environment (isPreview).
-        :param _builtins.str head_ref: The pull request's branch.
         :param _builtins.str id: The preview's id.
         :param _builtins.float pr_number: The pull request's number.
-        :param _builtins.str source_service_id: The service the preview copies.
         :param _builtins.str status: ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
+        :param _builtins.str environment_id: The preview environment (isPreview).
+        :param _builtins.str head_ref: The pull request's branch.
+        :param _builtins.str source_service_id: The service the preview copies.
         :param _builtins.str url: Where the preview is served.
         """
-        pulumi.set(__self__, "author_login", author_login)
-        pulumi.set(__self__, "base_ref", base_ref)
-        pulumi.set(__self__, "created_at", created_at)
-        pulumi.set(__self__, "environment_id", environment_id)
-        pulumi.set(__self__, "error", error)
-        pulumi.set(__self__, "head_ref", head_ref)
-        pulumi.set(__self__, "head_sha", head_sha)
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "last_deployment_id", last_deployment_id)
         pulumi.set(__self__, "pr_number", pr_number)
-        pulumi.set(__self__, "preview_postgres_service_id", preview_postgres_service_id)
-        pulumi.set(__self__, "preview_web_service_id", preview_web_service_id)
-        pulumi.set(__self__, "project_id", project_id)
-        pulumi.set(__self__, "repo_full_name", repo_full_name)
-        pulumi.set(__self__, "source_service_id", source_service_id)
         pulumi.set(__self__, "status", status)
-        pulumi.set(__self__, "title", title)
-        pulumi.set(__self__, "updated_at", updated_at)
-        pulumi.set(__self__, "url", url)
-
-    @_builtins.property
-    @pulumi.getter(name="authorLogin")
-    def author_login(self) -> _builtins.str:
-        return pulumi.get(self, "author_login")
-
-    @_builtins.property
-    @pulumi.getter(name="baseRef")
-    def base_ref(self) -> _builtins.str:
-        return pulumi.get(self, "base_ref")
-
-    @_builtins.property
-    @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
-        return pulumi.get(self, "created_at")
-
-    @_builtins.property
-    @pulumi.getter(name="environmentId")
-    def environment_id(self) -> _builtins.str:
-        """
-        The preview environment (isPreview).
-        """
-        return pulumi.get(self, "environment_id")
-
-    @_builtins.property
-    @pulumi.getter
-    def error(self) -> _builtins.str:
-        return pulumi.get(self, "error")
-
-    @_builtins.property
-    @pulumi.getter(name="headRef")
-    def head_ref(self) -> _builtins.str:
-        """
-        The pull request's branch.
-        """
-        return pulumi.get(self, "head_ref")
-
-    @_builtins.property
-    @pulumi.getter(name="headSha")
-    def head_sha(self) -> _builtins.str:
-        return pulumi.get(self, "head_sha")
+        if author_login is not None:
+            pulumi.set(__self__, "author_login", author_login)
+        if base_ref is not None:
+            pulumi.set(__self__, "base_ref", base_ref)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if environment_id is not None:
+            pulumi.set(__self__, "environment_id", environment_id)
+        if error is not None:
+            pulumi.set(__self__, "error", error)
+        if head_ref is not None:
+            pulumi.set(__self__, "head_ref", head_ref)
+        if head_sha is not None:
+            pulumi.set(__self__, "head_sha", head_sha)
+        if last_deployment_id is not None:
+            pulumi.set(__self__, "last_deployment_id", last_deployment_id)
+        if preview_postgres_service_id is not None:
+            pulumi.set(__self__, "preview_postgres_service_id", preview_postgres_service_id)
+        if preview_web_service_id is not None:
+            pulumi.set(__self__, "preview_web_service_id", preview_web_service_id)
+        if project_id is not None:
+            pulumi.set(__self__, "project_id", project_id)
+        if repo_full_name is not None:
+            pulumi.set(__self__, "repo_full_name", repo_full_name)
+        if source_service_id is not None:
+            pulumi.set(__self__, "source_service_id", source_service_id)
+        if title is not None:
+            pulumi.set(__self__, "title", title)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
 
     @_builtins.property
     @pulumi.getter
@@ -1105,45 +1120,12 @@ class PrPreview(dict):
         return pulumi.get(self, "id")
 
     @_builtins.property
-    @pulumi.getter(name="lastDeploymentId")
-    def last_deployment_id(self) -> _builtins.str:
-        return pulumi.get(self, "last_deployment_id")
-
-    @_builtins.property
     @pulumi.getter(name="prNumber")
     def pr_number(self) -> _builtins.float:
         """
         The pull request's number.
         """
         return pulumi.get(self, "pr_number")
-
-    @_builtins.property
-    @pulumi.getter(name="previewPostgresServiceId")
-    def preview_postgres_service_id(self) -> _builtins.str:
-        return pulumi.get(self, "preview_postgres_service_id")
-
-    @_builtins.property
-    @pulumi.getter(name="previewWebServiceId")
-    def preview_web_service_id(self) -> _builtins.str:
-        return pulumi.get(self, "preview_web_service_id")
-
-    @_builtins.property
-    @pulumi.getter(name="projectId")
-    def project_id(self) -> _builtins.str:
-        return pulumi.get(self, "project_id")
-
-    @_builtins.property
-    @pulumi.getter(name="repoFullName")
-    def repo_full_name(self) -> _builtins.str:
-        return pulumi.get(self, "repo_full_name")
-
-    @_builtins.property
-    @pulumi.getter(name="sourceServiceId")
-    def source_service_id(self) -> _builtins.str:
-        """
-        The service the preview copies.
-        """
-        return pulumi.get(self, "source_service_id")
 
     @_builtins.property
     @pulumi.getter
@@ -1154,18 +1136,92 @@ class PrPreview(dict):
         return pulumi.get(self, "status")
 
     @_builtins.property
+    @pulumi.getter(name="authorLogin")
+    def author_login(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "author_login")
+
+    @_builtins.property
+    @pulumi.getter(name="baseRef")
+    def base_ref(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "base_ref")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="environmentId")
+    def environment_id(self) -> Optional[_builtins.str]:
+        """
+        The preview environment (isPreview).
+        """
+        return pulumi.get(self, "environment_id")
+
+    @_builtins.property
     @pulumi.getter
-    def title(self) -> _builtins.str:
+    def error(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "error")
+
+    @_builtins.property
+    @pulumi.getter(name="headRef")
+    def head_ref(self) -> Optional[_builtins.str]:
+        """
+        The pull request's branch.
+        """
+        return pulumi.get(self, "head_ref")
+
+    @_builtins.property
+    @pulumi.getter(name="headSha")
+    def head_sha(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "head_sha")
+
+    @_builtins.property
+    @pulumi.getter(name="lastDeploymentId")
+    def last_deployment_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "last_deployment_id")
+
+    @_builtins.property
+    @pulumi.getter(name="previewPostgresServiceId")
+    def preview_postgres_service_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "preview_postgres_service_id")
+
+    @_builtins.property
+    @pulumi.getter(name="previewWebServiceId")
+    def preview_web_service_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "preview_web_service_id")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="repoFullName")
+    def repo_full_name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "repo_full_name")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceServiceId")
+    def source_service_id(self) -> Optional[_builtins.str]:
+        """
+        The service the preview copies.
+        """
+        return pulumi.get(self, "source_service_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "title")
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> _builtins.str:
+    def updated_at(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "updated_at")
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> _builtins.str:
+    def url(self) -> Optional[_builtins.str]:
         """
         Where the preview is served.
         """
@@ -1195,45 +1251,35 @@ class ServiceConnection(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 database: _builtins.str,
-                 external_url: _builtins.str,
                  host: _builtins.str,
-                 password: _builtins.str,
                  port: _builtins.float,
                  scheme: _builtins.str,
-                 url: _builtins.str,
-                 username: _builtins.str):
+                 database: Optional[_builtins.str] = None,
+                 external_url: Optional[_builtins.str] = None,
+                 password: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None,
+                 username: Optional[_builtins.str] = None):
         """
         Databases: connection details. Always secret.
         """
-        pulumi.set(__self__, "database", database)
-        pulumi.set(__self__, "external_url", external_url)
         pulumi.set(__self__, "host", host)
-        pulumi.set(__self__, "password", password)
         pulumi.set(__self__, "port", port)
         pulumi.set(__self__, "scheme", scheme)
-        pulumi.set(__self__, "url", url)
-        pulumi.set(__self__, "username", username)
-
-    @_builtins.property
-    @pulumi.getter
-    def database(self) -> _builtins.str:
-        return pulumi.get(self, "database")
-
-    @_builtins.property
-    @pulumi.getter(name="externalUrl")
-    def external_url(self) -> _builtins.str:
-        return pulumi.get(self, "external_url")
+        if database is not None:
+            pulumi.set(__self__, "database", database)
+        if external_url is not None:
+            pulumi.set(__self__, "external_url", external_url)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
 
     @_builtins.property
     @pulumi.getter
     def host(self) -> _builtins.str:
         return pulumi.get(self, "host")
-
-    @_builtins.property
-    @pulumi.getter
-    def password(self) -> _builtins.str:
-        return pulumi.get(self, "password")
 
     @_builtins.property
     @pulumi.getter
@@ -1247,12 +1293,27 @@ class ServiceConnection(dict):
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> _builtins.str:
+    def database(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "database")
+
+    @_builtins.property
+    @pulumi.getter(name="externalUrl")
+    def external_url(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "external_url")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "url")
 
     @_builtins.property
     @pulumi.getter
-    def username(self) -> _builtins.str:
+    def username(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "username")
 
 
@@ -1265,9 +1326,9 @@ class ServiceEnvVar(dict):
                  secret: Optional[_builtins.bool] = None):
         """
         :param _builtins.str key: Variable name.
-        :param _builtins.str value: Value. Always stored as a secret in state.
+        :param _builtins.str value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         :param _builtins.str scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
-        :param _builtins.bool secret: Hide the value from read-only members; default false.
+        :param _builtins.bool secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
         pulumi.set(__self__, "value", value)
@@ -1288,7 +1349,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Value. Always stored as a secret in state.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
         """
         return pulumi.get(self, "value")
 
@@ -1304,7 +1365,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def secret(self) -> Optional[_builtins.bool]:
         """
-        Hide the value from read-only members; default false.
+        Hide the value from read-only members, and keep it secret in state; default false.
         """
         return pulumi.get(self, "secret")
 
@@ -1342,22 +1403,25 @@ class ServiceSecretFile(dict):
 class StorageAccessKey(dict):
     def __init__(__self__, *,
                  access_key_id: _builtins.str,
-                 created_at: _builtins.str,
                  id: _builtins.str,
-                 name: _builtins.str,
-                 updated_at: _builtins.str):
+                 created_at: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
         """
         :param _builtins.str access_key_id: The access key id (safe to show; the secret is never returned).
-        :param _builtins.str created_at: Creation time (ISO 8601).
         :param _builtins.str id: The key's id.
+        :param _builtins.str created_at: Creation time (ISO 8601).
         :param _builtins.str name: What the key is for.
         :param _builtins.str updated_at: Last change (ISO 8601).
         """
         pulumi.set(__self__, "access_key_id", access_key_id)
-        pulumi.set(__self__, "created_at", created_at)
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "updated_at", updated_at)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
 
     @_builtins.property
     @pulumi.getter(name="accessKeyId")
@@ -1368,14 +1432,6 @@ class StorageAccessKey(dict):
         return pulumi.get(self, "access_key_id")
 
     @_builtins.property
-    @pulumi.getter(name="createdAt")
-    def created_at(self) -> _builtins.str:
-        """
-        Creation time (ISO 8601).
-        """
-        return pulumi.get(self, "created_at")
-
-    @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
@@ -1384,8 +1440,16 @@ class StorageAccessKey(dict):
         return pulumi.get(self, "id")
 
     @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time (ISO 8601).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
     @pulumi.getter
-    def name(self) -> _builtins.str:
+    def name(self) -> Optional[_builtins.str]:
         """
         What the key is for.
         """
@@ -1393,7 +1457,7 @@ class StorageAccessKey(dict):
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> _builtins.str:
+    def updated_at(self) -> Optional[_builtins.str]:
         """
         Last change (ISO 8601).
         """

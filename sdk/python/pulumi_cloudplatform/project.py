@@ -157,7 +157,7 @@ class Project(pulumi.CustomResource):
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -211,7 +211,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -219,7 +219,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> pulumi.Output[_builtins.str]:
+    def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Free text.
         """
@@ -227,7 +227,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="displayName")
-    def display_name(self) -> pulumi.Output[_builtins.str]:
+    def display_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Name shown in the dashboard.
         """
@@ -251,7 +251,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="pausedAt")
-    def paused_at(self) -> pulumi.Output[_builtins.str]:
+    def paused_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When the project was paused.
         """
@@ -259,7 +259,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Output[_builtins.str]:
+    def region(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Region key new services default to (the API's defaultRegion).
         """
@@ -267,7 +267,7 @@ class Project(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> pulumi.Output[_builtins.str]:
+    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Last change (ISO 8601).
         """

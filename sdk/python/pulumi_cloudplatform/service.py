@@ -784,7 +784,7 @@ class Service(pulumi.CustomResource):
                  wait_for_deploy: pulumi.Input[Optional[_builtins.bool]] = None,
                  watch_paths: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -800,7 +800,7 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["db_name"] = db_name
             __props__.__dict__["db_password"] = None if db_password is None else pulumi.Output.secret(db_password)
             __props__.__dict__["db_user"] = db_user
-            __props__.__dict__["env_vars"] = None if env_vars is None else pulumi.Output.secret(env_vars)
+            __props__.__dict__["env_vars"] = env_vars
             if environment_id is None and not opts.urn:
                 raise TypeError("Missing required property 'environment_id'")
             __props__.__dict__["environment_id"] = environment_id
@@ -822,7 +822,7 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["root_dir"] = root_dir
             __props__.__dict__["runtime_version"] = runtime_version
             __props__.__dict__["schedule"] = schedule
-            __props__.__dict__["secret_files"] = None if secret_files is None else pulumi.Output.secret(secret_files)
+            __props__.__dict__["secret_files"] = secret_files
             __props__.__dict__["source_type"] = source_type
             __props__.__dict__["start_command"] = start_command
             __props__.__dict__["static_output_dir"] = static_output_dir
@@ -849,7 +849,7 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["status"] = None
             __props__.__dict__["suspension"] = None
             __props__.__dict__["url"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection", "dbPassword", "envVars", "secretFiles"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["connection", "dbPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Service, __self__).__init__(
             'cloudplatform:index:Service',
@@ -952,7 +952,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def connection(self) -> pulumi.Output['outputs.ServiceConnection']:
+    def connection(self) -> pulumi.Output[Optional['outputs.ServiceConnection']]:
         """
         Databases: connection details. Always secret.
         """
@@ -968,7 +968,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -1024,7 +1024,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def framework(self) -> pulumi.Output[_builtins.str]:
+    def framework(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Detected framework.
         """
@@ -1088,7 +1088,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="lastDeployedAt")
-    def last_deployed_at(self) -> pulumi.Output[_builtins.str]:
+    def last_deployed_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When a deploy last went live.
         """
@@ -1096,7 +1096,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="latestDeployId")
-    def latest_deploy_id(self) -> pulumi.Output[_builtins.str]:
+    def latest_deploy_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The newest deploy.
         """
@@ -1104,7 +1104,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="latestDeployStatus")
-    def latest_deploy_status(self) -> pulumi.Output[_builtins.str]:
+    def latest_deploy_status(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Its status.
         """
@@ -1160,7 +1160,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def region(self) -> pulumi.Output[_builtins.str]:
+    def region(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Region the service was placed in (resolved when not set).
         """
@@ -1168,7 +1168,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="regionLabel")
-    def region_label(self) -> pulumi.Output[_builtins.str]:
+    def region_label(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Human name of the region.
         """
@@ -1192,7 +1192,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def runtime(self) -> pulumi.Output[_builtins.str]:
+    def runtime(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Detected runtime.
         """
@@ -1312,7 +1312,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> pulumi.Output[_builtins.str]:
+    def url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Public URL; null for databases and cron jobs.
         """

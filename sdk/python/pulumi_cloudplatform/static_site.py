@@ -176,7 +176,7 @@ class StaticSite(pulumi.CustomResource):
                  spa_fallback: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -234,7 +234,7 @@ class StaticSite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="contentHash")
-    def content_hash(self) -> pulumi.Output[_builtins.str]:
+    def content_hash(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         sha256 of the published files (sorted relative paths and bytes).
         """
@@ -242,7 +242,7 @@ class StaticSite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Creation time (ISO 8601).
         """
@@ -250,7 +250,7 @@ class StaticSite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="deployId")
-    def deploy_id(self) -> pulumi.Output[_builtins.str]:
+    def deploy_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The deploy that published the current content.
         """
@@ -306,7 +306,7 @@ class StaticSite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def timeout(self) -> pulumi.Output[_builtins.str]:
+    def timeout(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The deploy wait limit used.
         """
@@ -314,7 +314,7 @@ class StaticSite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> pulumi.Output[_builtins.str]:
+    def url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The site's public URL; it stays the same across content updates.
         """

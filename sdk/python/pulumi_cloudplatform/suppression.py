@@ -25,7 +25,7 @@ class SuppressionArgs:
         The set of arguments for constructing a Suppression resource.
 
         :param pulumi.Input[_builtins.str] address: The address never to mail. Case is ignored. Changing it replaces the suppression.
-        :param pulumi.Input[_builtins.str] workspace_id: Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+        :param pulumi.Input[_builtins.str] workspace_id: Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
         """
         pulumi.set(__self__, "address", address)
         if workspace_id is not None:
@@ -47,7 +47,7 @@ class SuppressionArgs:
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+        Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
         """
         return pulumi.get(self, "workspace_id")
 
@@ -71,7 +71,7 @@ class Suppression(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] address: The address never to mail. Case is ignored. Changing it replaces the suppression.
-        :param pulumi.Input[_builtins.str] workspace_id: Workspace of the suppression list. Defaults to the key's workspace. Changing it replaces the suppression.
+        :param pulumi.Input[_builtins.str] workspace_id: Workspace of the suppression list. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the suppression.
         """
         ...
     @overload
@@ -100,7 +100,7 @@ class Suppression(pulumi.CustomResource):
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
-        opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
+        opts = pulumi.ResourceOptions.merge(pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), pulumi.ResourceOptions(delete_before_replace=True)), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
         if opts.id is None:
@@ -152,7 +152,7 @@ class Suppression(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
-    def created_at(self) -> pulumi.Output[_builtins.str]:
+    def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When it was suppressed.
         """
@@ -160,7 +160,7 @@ class Suppression(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def reason(self) -> pulumi.Output[_builtins.str]:
+    def reason(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         Why it is suppressed (manual for suppressions added through the API).
         """
@@ -168,9 +168,9 @@ class Suppression(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="workspaceId")
-    def workspace_id(self) -> pulumi.Output[_builtins.str]:
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Workspace of the suppression list, when set.
+        Workspace of the suppression list; null only in state written before the provider recorded it (the key's own workspace).
         """
         return pulumi.get(self, "workspace_id")
 

@@ -19,10 +19,7 @@ const orNone = (v: pulumi.Input<string | null | undefined>) => pulumi.output(v).
 const project = new cloud.Project("project", { name: "table", description: pick("one", "two"), region: "eu-central-1", workspaceId: config.require("workspaceId") });
 const bare = new cloud.Project("bare", { name: "bare", description: pick("one", "two") });
 const env = new cloud.Environment("env", { projectId: project.id, name: "production" });
-// Buckets are named: a generated name differs between a preview and its up (and so breaks a plan)
-// until the names come from the engine's random seed.
-const prefix = native ? "native" : "dynamic";
-new cloud.Bucket("by-workspace", { name: `${prefix}-by-workspace`, workspaceId: bare.workspaceId, region: bare.region.apply((r) => r ?? undefined) as pulumi.Output<string>, forceDestroy: true });
+new cloud.Bucket("by-workspace", { workspaceId: bare.workspaceId, region: bare.region.apply((r) => r ?? undefined) as pulumi.Output<string>, forceDestroy: true });
 
 // Services: a new image redeploys in place (its URL stays); a rename of a WEB service changes its URL.
 const web = new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: pick("nginx:1.27", "nginx:1.28"), region: project.region.apply((r) => r ?? undefined) as pulumi.Output<string>, timeout: "2m" });
@@ -69,7 +66,6 @@ if (native) {
 
 // A bucket: new CORS rules in place (round 2), a new visibility replaces it (round 3); wired by endpoint and public URL.
 const assets = new cloud.Bucket("assets", {
-  name: `${prefix}-assets`,
   visibility: pick("PUBLIC_READ", "PUBLIC_READ", "PRIVATE"),
   corsRules: [{ allowedMethods: pick(["GET"], ["GET", "HEAD"]), allowedOrigins: ["*"] }],
   forceDestroy: true,
