@@ -20,6 +20,25 @@ function log(message: string): void {
 
 let ops = new Operations(resolveConfig(() => undefined), log);
 
+/**
+ * Each error is shown once, against its resource. The host also prints the message and stack of
+ * each check, diff, read and delete error to its stderr, which the CLI shows a second time (and the
+ * stack repeats the message): an error of ours carries a marked stack, and that print is dropped.
+ */
+const REPORTED = "\u2063cloudplatform-reported";
+const printError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].endsWith(REPORTED)) return;
+  printError(...args);
+};
+function once<T>(p: Promise<T>): Promise<T> {
+  return p.catch((err) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    e.stack = REPORTED;
+    throw e;
+  });
+}
+
 interface DynamicConfig {
   get(key: string): string | undefined;
 }
@@ -70,19 +89,19 @@ function withSecrets<T extends Record<string, unknown> | undefined>(kind: string
 
 export async function check(kind: string, olds: any, news: any) {
   const who = { identity: identityOf(news), name: typeof news?.__logicalName === "string" ? news.__logicalName : undefined };
-  const r = await ops.check(kind, withoutIdentity(olds), withoutIdentity(news), who);
+  const r = await once(ops.check(kind, withoutIdentity(olds), withoutIdentity(news), who));
   const identity = news?.[IDENTITY_INPUT];
   const inputs = withSecrets(kind, r.inputs);
   return inputs && identity !== undefined ? { ...r, inputs: { ...inputs, [IDENTITY_INPUT]: identity } } : { ...r, inputs };
 }
-export const diff = (kind: string, id: string, olds: any, news: any) => ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news));
+export const diff = (kind: string, id: string, olds: any, news: any) => once(ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news)));
 export const create = (kind: string, inputs: any) =>
   keepInState(async () => {
     const r = await ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) });
     return { ...r, outs: withSecrets(kind, r.outs) };
   }, inputs?.__provider);
 export const read = async (kind: string, id: string, props: any) => {
-  const r = await ops.read(kind, id, props);
+  const r = await once(ops.read(kind, id, props));
   return { ...r, props: withSecrets(kind, r.props), ...("inputs" in r && r.inputs ? { inputs: withSecrets(kind, r.inputs) } : {}) };
 };
 export const update = (kind: string, id: string, olds: any, news: any) =>
@@ -90,4 +109,4 @@ export const update = (kind: string, id: string, olds: any, news: any) =>
     const r = await ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) });
     return { ...r, outs: withSecrets(kind, r.outs) };
   }, news?.__provider);
-export const remove = (kind: string, id: string, props: any) => ops.delete(kind, id, props);
+export const remove = (kind: string, id: string, props: any) => once(ops.delete(kind, id, props));

@@ -3,7 +3,9 @@
 // leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
 import { inOperation, type OperationScope, redactKeys } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
-import { type CheckContext, type CheckResult, type Context, type DiffResult, isImport, ResourceInitError, type ResourceDefinition } from "./resources/framework";
+import {
+  type CheckContext, type CheckResult, type Context, type DiffResult, isImport, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
+} from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
 
@@ -26,6 +28,8 @@ export function definition(kind: string): ResourceDefinition {
 /** A configured provider: one API client and workspace lookup, shared by its operations. */
 export class Operations {
   readonly #base: Context;
+  /** The inputs each resource's check returned in this run, by identity. */
+  readonly #declared = new Map<string, Record<string, unknown>>();
 
   constructor(readonly config: ProviderConfig, log: (message: string) => void = () => {}) {
     this.#base = makeContext(config, {}, log);
@@ -34,6 +38,7 @@ export class Operations {
   /** The context one operation runs in: the shared client, with this operation's identity, limit and log. */
   context(op: OperationOptions = {}): Context {
     const base = this.#base;
+    const declared = this.#declared;
     return {
       get client() {
         return base.client;
@@ -42,21 +47,32 @@ export class Operations {
       log: op.log ?? base.log,
       identity: op.identity,
       timeoutMs: op.timeoutMs,
+      declared: (identity) => declared.get(identity),
     };
   }
 
   check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, who?: CheckContext): Promise<CheckResult<any>> {
     return redacted(async () => {
       const def = definition(kind);
-      return def.check ? def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
+      const r = def.check ? await def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
+      if (who?.identity && r.inputs) this.#declared.set(who.identity, r.inputs);
+      return r;
     });
   }
 
-  diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult> {
+  /** The diff; an in-place update also names the outputs it cannot change (`stables`). */
+  diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult> {
     return redacted(async () => {
       const def = definition(kind);
-      return def.diff ? def.diff(id, olds, news) : {};
+      const d: DiffResult = def.diff ? await def.diff(id, olds, news) : {};
+      if (!d.changes || d.replaces?.length || !def.update) return d;
+      return { ...d, stables: keptByUpdate(def, olds, news, oldInputs).kept };
     });
+  }
+
+  /** The outputs a preview of an in-place update shows: what it keeps and sets, the rest unknown. */
+  previewUpdate(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return redacted(async () => previewUpdate(definition(kind), olds, news, oldInputs));
   }
 
   /**
@@ -78,7 +94,9 @@ export class Operations {
         const message = (err as Error)?.message ?? String(err);
         const seen = def.read ? await def.read(ctx, id, inputs).catch(() => undefined) : undefined;
         const props = seen?.props ?? { ...inputs };
-        throw new ResourceInitError(`${message} (the object ${id} was created and is kept in state; the next update continues it)`, id, props, [message]);
+        // The reasons are what the CLI shows: they carry the way on too.
+        const why = `${message} (the object ${id} was created and is kept in state; the next update continues it)`;
+        throw new ResourceInitError(why, id, props, [why]);
       }
     });
   }
@@ -93,11 +111,19 @@ export class Operations {
     });
   }
 
+  /**
+   * An update. The engine also updates a resource kept "created but broken" whose inputs did not
+   * change, to continue it: a kind with no update then reads the object back, which fills in what
+   * the failed create could not record.
+   */
   update(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, op?: OperationOptions) {
     return redacted(async () => {
       const def = definition(kind);
-      if (!def.update) throw new Error(`cloudplatform: ${kind} cannot be updated in place`);
-      return inOperation({ identity: op?.identity }, () => def.update!(this.context(op), id, olds, news));
+      const ctx = this.context(op);
+      if (def.update) return inOperation({ identity: op?.identity }, () => def.update!(ctx, id, olds, news));
+      const seen = def.read ? await def.read(ctx, id, olds) : { id, props: olds };
+      if (!seen.id) throw new Error(`${kind} ${id} no longer exists; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` makes it again`);
+      return { outs: seen.props ?? olds };
     });
   }
 

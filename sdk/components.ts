@@ -52,7 +52,10 @@ export function mailZoneRecords(records: MailRecordLike[], domainZoneId: string 
  * others are never changed, so the verification names the conflict to remove instead. (Once the
  * CNAME is there, the zone refuses any other record at its name, so a published CNAME is never held back.)
  */
-export function customDomainZoneRecords(target: DnsTargetLike, zoneId: string): RecordInput[] {
+export function customDomainZoneRecords(target: DnsTargetLike | undefined, zoneId: string): RecordInput[] {
+  // State without a DNS target (an object whose create was cut short): publishing nothing would
+  // remove the records; refresh reads the target back.
+  if (!target) throw new Error("the custom domain's state holds no dnsTarget; run `pulumi refresh`, then `pulumi up`");
   const blocked = new Set(target.conflicts.filter((c) => c.zoneId === zoneId).map((c) => c.fqdn));
   return target.records
     .filter((r) => r.type !== "CNAME" || !blocked.has(r.fqdn))

@@ -13,8 +13,30 @@ export function functionContext(): Context {
   return shared;
 }
 
-/** Wraps a promise-returning function into its Output form, e.g. getDnsZone -> getDnsZoneOutput. */
+/**
+ * Wraps a promise-returning function into its Output form, e.g. getDnsZone -> getDnsZoneOutput.
+ * As Pulumi's own invokes do, it answers unknown while previewing when an argument comes from a
+ * resource whose id is not known yet (one this run creates or replaces): the object it names may
+ * not exist before `up`. At `up` it runs, and a name that matches nothing fails there.
+ */
 export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>) {
-  return (args: pulumi.Inputs & { [K in keyof A]: pulumi.Input<A[K]> }): pulumi.Output<R> =>
-    pulumi.output(args).apply((plain) => fn(plain as unknown as A));
+  return (args: pulumi.Inputs & { [K in keyof A]: pulumi.Input<A[K]> }): pulumi.Output<R> => {
+    const given = pulumi.output(args);
+    const ready = dependenciesExist(given);
+    return given.apply(async (plain) => ((await ready) ? fn(plain as unknown as A) : (pulumi.unknown as unknown as R)));
+  };
+}
+
+/** False while previewing when `o` comes from a custom resource with no id yet. */
+async function dependenciesExist(o: pulumi.Output<unknown>): Promise<boolean> {
+  if (!pulumi.runtime.isDryRun()) return true;
+  // Every resource the value came from, as the SDK tracks them (not part of its typings).
+  const impl = o as unknown as { allResources?: () => Promise<Set<pulumi.Resource>> };
+  const from = impl.allResources ? await impl.allResources() : new Set<pulumi.Resource>();
+  for (const r of from) {
+    if (!pulumi.CustomResource.isInstance(r)) continue;
+    const id = r.id as unknown as { isKnown?: Promise<boolean> };
+    if (id.isKnown && !(await id.isKnown)) return false;
+  }
+  return true;
 }

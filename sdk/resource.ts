@@ -2,6 +2,7 @@
 // provider's zod schemas, so the SDK and the provider cannot disagree on a property.
 import * as pulumi from "@pulumi/pulumi";
 import { IDENTITY_INPUT } from "../provider/client/idempotency";
+import { readInPreview } from "./preview";
 import { providerModule } from "./provider";
 import { resourceMeta } from "./types";
 
@@ -29,9 +30,24 @@ interface Ancestor {
   __parentResource?: Ancestor;
 }
 
+/**
+ * Outputs that are the resource's id. Pulumi's dynamic provider host cannot preview an update, so
+ * while previewing one every output that is not an input is unknown; the id is known then, and so
+ * are these (others are read: preview.ts).
+ */
+const ID_OUTPUTS: Record<string, string[]> = { StaticSite: ["serviceId"] };
+
 /** The base of every resource class; output names and secret outputs come from sdk/types.ts. */
 export abstract class Resource extends pulumi.dynamic.Resource {
   protected constructor(kind: string, name: string, args: object, opts: pulumi.CustomResourceOptions = {}) {
+    if (opts.import !== undefined) {
+      // Pulumi's dynamic provider host cannot read an object it has no state for.
+      throw new Error(
+        `${kind} ${name}: the \`import\` resource option needs the native provider. Import ${kind} from ` +
+          `"pulumi-cloudplatform/native" for this resource (or run \`pulumi import cloudplatform:index:${kind} ${name} <id>\`); ` +
+          "see \"The native plugin\" in the package README.",
+      );
+    }
     const meta = resourceMeta[kind];
     const props: Record<string, unknown> = {};
     for (const key of meta.outputs) props[key] = undefined;
@@ -48,5 +64,7 @@ export abstract class Resource extends pulumi.dynamic.Resource {
       "cloudplatform",
       kind,
     );
+    for (const key of ID_OUTPUTS[kind] ?? []) (this as unknown as Record<string, pulumi.Output<string>>)[key] = this.id;
+    readInPreview(this, kind, args as Record<string, unknown>);
   }
 }

@@ -12,7 +12,8 @@ export interface BucketArgs {
   corsRules?: pulumi.Input<pulumi.Input<CorsRuleArgs>[]>;
   /**
    * Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket
-   * that holds objects fails.
+   * that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a
+   * replacement left behind.
    */
   forceDestroy?: pulumi.Input<boolean>;
   /**
@@ -1504,7 +1505,8 @@ export interface StaticSiteArgs {
   name?: pulumi.Input<string>;
   /**
    * A local directory, .zip file or .html file to publish. Relative paths are resolved against the
-   * program's directory.
+   * program's directory; a path inside that directory is kept relative to it, so the stack runs the
+   * same from any checkout.
    */
   path: pulumi.Input<string>;
   /**
@@ -1547,7 +1549,7 @@ export interface StaticSiteState {
    */
   readonly name: string;
   /**
-   * The published directory or file.
+   * The published directory or file, relative to the program's directory when it lies inside it.
    */
   readonly path: string;
   /**

@@ -78,9 +78,15 @@ export function shortRouteWorkspace(who: Principal, query: Record<string, unknow
 }
 
 // ---- domains ----
-export function addDomain(emu: Emu, ws: Workspace, input: z.infer<typeof createDomainBody>): MailDomain {
+/** The rules of a create body that read no state; each failure is a 400 naming the field. Returns the domain's name. */
+export function checkDomainBody(input: z.infer<typeof createDomainBody>): string {
   const name = domainName(input.name);
   checkRegion(input.region);
+  return name;
+}
+
+export function addDomain(emu: Emu, ws: Workspace, input: z.infer<typeof createDomainBody>): MailDomain {
+  const name = checkDomainBody(input);
   const clash = domains(emu).find((d) => d.workspaceId === ws.id && d.name === name);
   if (clash) throw conflict(`name: this workspace already has the sending domain ${name} (domain ${clash.id})`);
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

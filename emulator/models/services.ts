@@ -100,7 +100,8 @@ export const patchServiceBody = z.object({
 export const patchEnvVarsBody = z.object({ envVars: z.array(envVarInput).max(500, "must have at most 500 entries") });
 
 // ---- create ----
-export function createService(emu: Emu, env: Environment, project: Project, body: CreateServiceBody): Service {
+/** The rules of a create body that read no state; each failure is a 400 naming the field. */
+export function checkServiceBody(body: CreateServiceBody): void {
   const type = body.type;
   const db = isDatabase(type);
   const fail = (m: string) => {
@@ -113,20 +114,9 @@ export function createService(emu: Emu, env: Environment, project: Project, body
   for (const k of ["dbName", "dbUser", "dbPassword", "connectionEnvName", "injectConnectionUrl"] as const) {
     if (!db && body[k] !== undefined) fail(`${k}: applies to database services only, not ${type}`);
   }
-  const sourceType = db ? null : inferSourceType(body);
-  if (!db) checkSource(sourceType, body, type);
+  if (!db) checkSource(inferSourceType(body), body, type);
   if (db && (body.image || body.gitUrl || body.repoFullName)) fail(`image: a ${type} service runs the platform's engine image; leave image, gitUrl and repoFullName out`);
-
   checkRegion(body.region);
-  const region = body.region ?? project.defaultRegion ?? emu.settings.defaultRegion;
-  const tier: Tier = body.tier ?? "STARTER";
-  if (tier === "FREE") checkFreeSlot(emu, project.workspaceId, region);
-  const siblings = servicesIn(emu, env.id);
-  const clash = siblings.find((s) => s.name.toLowerCase() === body.name.toLowerCase());
-  if (clash) throw conflict(`name: environment ${env.id} already has a service named '${clash.name}' (${clash.id})`);
-  if (body.subdomain && services(emu).find((s) => s.subdomain === body.subdomain)) {
-    throw conflict(`subdomain: '${body.subdomain}' is taken; choose another`);
-  }
   const keys = new Set<string>();
   for (const v of body.envVars ?? []) {
     if (keys.has(v.key)) fail(`envVars: key ${v.key} is listed twice`);
@@ -136,6 +126,22 @@ export function createService(emu: Emu, env: Environment, project: Project, body
   for (const f of body.secretFiles ?? []) {
     if (paths.has(f.path)) fail(`secretFiles: path ${f.path} is listed twice`);
     paths.add(f.path);
+  }
+}
+
+export function createService(emu: Emu, env: Environment, project: Project, body: CreateServiceBody): Service {
+  checkServiceBody(body);
+  const type = body.type;
+  const db = isDatabase(type);
+  const sourceType = db ? null : inferSourceType(body);
+  const region = body.region ?? project.defaultRegion ?? emu.settings.defaultRegion;
+  const tier: Tier = body.tier ?? "STARTER";
+  if (tier === "FREE") checkFreeSlot(emu, project.workspaceId, region);
+  const siblings = servicesIn(emu, env.id);
+  const clash = siblings.find((s) => s.name.toLowerCase() === body.name.toLowerCase());
+  if (clash) throw conflict(`name: environment ${env.id} already has a service named '${clash.name}' (${clash.id})`);
+  if (body.subdomain && services(emu).find((s) => s.subdomain === body.subdomain)) {
+    throw conflict(`subdomain: '${body.subdomain}' is taken; choose another`);
   }
 
   const detected = sourceType && sourceType !== "CONTAINER_IMAGE" ? detectBuild({ gitUrl: body.gitUrl, repoFullName: body.repoFullName }) : null;

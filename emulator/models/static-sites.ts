@@ -57,7 +57,8 @@ const maxBytes = (emu: Emu) => emu.settings.staticUploadMaxBytes ?? DEFAULT_MAX_
 // ---- request bodies ----
 const PATH_RULE = /^[A-Za-z0-9_.~@+\-/ ]{1,255}$/;
 const indexPath = z.string().regex(PATH_RULE, "must be a relative file path such as 'index.html' (1 to 255 characters)")
-  .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be relative to the site root, without '..'");
+  .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be relative to the site root, without '..'")
+  .refine((p) => /\.html?$/i.test(p), "must name an .html page (the page served at '/')");
 
 export const reserveUploadBody = z.object({
   filename: z.string().min(1, "is required").max(255, "must be at most 255 characters")
@@ -126,10 +127,10 @@ export function uploadView(emu: Emu, u: StaticUpload) {
   };
 }
 
-/** Reservations that expired without being uploaded are forgotten. */
+/** Uploads never published are forgotten once their URL expires, whether or not the bytes came. */
 function purgeExpired(emu: Emu): void {
   const now = emu.clock.now();
-  for (const u of uploads(emu).where((x) => x.status === "RESERVED" && x.expiresAtMs <= now)) uploads(emu).delete(u.id);
+  for (const u of uploads(emu).where((x) => x.status !== "PUBLISHED" && x.expiresAtMs <= now)) uploads(emu).delete(u.id);
 }
 
 // ---- complete (the presigned PUT) ----

@@ -32,7 +32,7 @@ const www = new cloud.VerifiedCustomDomain("www", {
 const assets = new cloud.Bucket("assets", {
   visibility: "PUBLIC_READ",
   corsRules: [{ allowedMethods: ["GET", "HEAD"], allowedOrigins: [`https://www.${domain}`], maxAgeSeconds: 3600 }],
-  forceDestroy: true,
+  forceDestroy: config.getBoolean("forceDestroy") ?? true, // false: destroy refuses it while it holds objects
 });
 
 export const url = site.url;

@@ -124,7 +124,7 @@ export class ProviderServer {
 
       diff: unary(async (req: pb.DiffRequest) => {
         const { kind } = served(req.getType(), req.getUrn());
-        return toDiffResponse(await this.#ops.diff(kind, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())));
+        return toDiffResponse(await this.#ops.diff(kind, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()), oldInputsOf(req)));
       }),
 
       create: unary(
@@ -165,7 +165,8 @@ export class ProviderServer {
           const news = fromStruct(req.getNews());
           const res = new pb.UpdateResponse();
           if (req.getPreview()) {
-            res.setProperties(toStruct({ ...olds, ...news }, secretSpec(def, { ...olds, ...news }, def.secretOutputs, req.getOlds(), req.getNews())));
+            const outs = await this.#ops.previewUpdate(kind, olds, news, oldInputsOf(req));
+            res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getOlds(), req.getNews())));
             return res;
           }
           const { outs } = await this.#ops.update(kind, req.getId(), olds, news, this.#op(req.getUrn(), req.getTimeout()));
@@ -194,6 +195,12 @@ export class ProviderServer {
       }),
     };
   }
+}
+
+/** The inputs of the last update, which engines send beside the old outputs (older ones do not). */
+function oldInputsOf(req: pb.DiffRequest | pb.UpdateRequest): Props | undefined {
+  const s = req.getOldInputs();
+  return s ? fromStruct(s) : undefined;
 }
 
 /** A response's secrets: the resource's own (whole properties, nested values) and what the request held as secret. */

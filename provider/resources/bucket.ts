@@ -31,7 +31,7 @@ export const bucketInputs = z.object({
     .describe("The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.")
     .optional(),
   forceDestroy: z.boolean({ error: "must be a boolean" })
-    .describe("Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.")
+    .describe("Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.")
     .optional(),
 });
 /** After check: the policy is canonical JSON text and the CORS rules are in normal form. */
@@ -49,7 +49,7 @@ export const bucketOutputs = z.object({
   publicBaseUrl: z.string().nullable().describe("Public address of the objects (`{publicBaseUrl}/{key}`, read without a key); null unless PUBLIC_READ."),
   createdAt: z.string().nullable().describe("Creation time (ISO 8601)."),
 });
-export type BucketOutputs = Omit<z.infer<typeof bucketOutputs>, "corsRules"> & { corsRules: CorsRule[] | null; __autoNamed?: boolean };
+export type BucketOutputs = Omit<z.infer<typeof bucketOutputs>, "corsRules"> & { corsRules: CorsRule[] | null; __autoNamed?: boolean; __identity?: string };
 
 const DIFF = {
   replace: ["name", "region", "workspaceId", "visibility"],
@@ -62,6 +62,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   description: "An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.",
   inputs: bucketInputs,
   outputs: bucketOutputs,
+  stableOutputs: ["endpoint", "publicBaseUrl", "createdAt"],
   deleteBeforeReplace: true,
   importId: {
     format: "<workspaceId>/<region>/<name>",
@@ -101,7 +102,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
       own: (made) => made.name, exists: async (made) => !!(await findBucket(ctx, workspaceId, made.name, made.region ?? inputs.region)),
     });
     const region = b.region ?? inputs.region ?? "";
-    const outs = toOutputs(b, { workspaceId, region, corsRules: null, policy: null, inputs });
+    const outs = toOutputs(b, { workspaceId, region, corsRules: null, policy: null, inputs: { ...inputs, __identity: ctx.identity } });
     try {
       outs.corsRules = await applyCors(ctx, outs, undefined, inputs.corsRules);
       outs.policy = await applyPolicy(ctx, outs, undefined, inputs.policy);
@@ -145,13 +146,17 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   // ---- delete ----
   async delete(ctx, id, olds) {
     const at = { workspaceId: await workspaceFor(ctx, id, olds), name: splitId(id).name };
+    // A bucket a replacement leaves behind (or one left pending delete) goes as the program now
+    // declares forceDestroy: the state of the old one cannot be updated first.
+    const who = olds.__identity ?? ctx.identity;
+    const force = olds.forceDestroy || (who !== undefined && ctx.declared?.(who)?.forceDestroy === true);
     try {
-      await deleteIgnoringNotFound(() => ctx.client.delete(bucketPath(at), { query: { region: olds.region, force: olds.forceDestroy ? true : undefined } }));
+      await deleteIgnoringNotFound(() => ctx.client.delete(bucketPath(at), { query: { region: olds.region, force: force ? true : undefined } }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       throw new Error(
         `bucket ${id} still holds objects, so it was not deleted (nothing was). To delete it with its objects, set forceDestroy: true ` +
-          `and run \`pulumi up\` before destroying; or empty the bucket first. (${err.message})`,
+          `and run \`pulumi up\` (then \`pulumi destroy\`, if you are destroying); or empty the bucket first. (${err.message})`,
       );
     }
   },
@@ -221,7 +226,7 @@ export const readPolicy = (ctx: Context, loc: { workspaceId: string; region: str
 // ---- mappers ----
 function toOutputs(
   b: V1StorageBucket,
-  s: { workspaceId: string; region: string; corsRules: CorsRule[] | null; policy: string | null; inputs: { forceDestroy?: boolean; __autoNamed?: boolean } },
+  s: { workspaceId: string; region: string; corsRules: CorsRule[] | null; policy: string | null; inputs: { forceDestroy?: boolean; __autoNamed?: boolean; __identity?: string } },
 ): BucketOutputs {
   return {
     name: b.name,
@@ -236,6 +241,8 @@ function toOutputs(
     createdAt: b.createdAt ?? null,
     // Kept in state so a refresh does not forget that the name was generated (check reuses it).
     ...(s.inputs.__autoNamed ? { __autoNamed: true } : {}),
+    // Who the bucket is (its URN, or the SDK's identity), so a delete can find what the program now declares.
+    ...(s.inputs.__identity ? { __identity: s.inputs.__identity } : {}),
   };
 }
 

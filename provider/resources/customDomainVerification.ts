@@ -36,6 +36,7 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
   description: "Verifies a custom domain: re-checks DNS and waits (capped, jittered backoff) until it is ACTIVE; fails naming each missing, wrong or conflicting record.",
   inputs: customDomainVerificationInputs,
   outputs: customDomainVerificationOutputs,
+  stableOutputs: ["serviceId", "domain"],
   importId: { format: "<serviceId>/<domainId>", note: "The resource's id in state is the custom domain's id." },
 
   // ---- check ----

@@ -95,11 +95,14 @@ async function readDeploy(ctx: Context, id: string): Promise<V1Deploy> {
   try {
     return await ctx.client.get(`/v1/deploys/${encodeURIComponent(id)}`, { schema: V1Deploy });
   } catch (err) {
-    if (err instanceof PermissionDeniedError) {
-      throw new Error(`Waiting for deploy ${id} needs a key with READ + DEPLOYS (${err.messageList.join("; ")}); use such a key, or set waitForDeploy: false`);
-    }
-    throw err;
+    throw waitNeedsDeploys(err, `deploy ${id}`);
   }
+}
+
+/** A key without DEPLOYS cannot wait for a deploy: the error says which key, or not to wait. */
+export function waitNeedsDeploys(err: unknown, what: string): unknown {
+  if (!(err instanceof PermissionDeniedError)) return err;
+  return new Error(`Waiting for ${what} needs a key with READ + DEPLOYS (${err.messageList.join("; ")}); use such a key, or set waitForDeploy: false`);
 }
 
 async function lastLogLines(ctx: Context, deployId: string, secrets: string[]): Promise<string[]> {

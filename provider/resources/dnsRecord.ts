@@ -6,7 +6,7 @@ import { z } from "zod";
 import { V1DnsRecord } from "../api/dns";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
-  type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown,
+  type CheckFailure, checkWith, type Rule, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, same,
   pathPart, splitFirst,
 } from "./framework";
 import { id } from "./rules";
@@ -104,13 +104,19 @@ export function recordRules(path: string): Rule<RecordSpec>[] {
       const type = normaliseType(r.type);
       return r.priority !== undefined && type !== "MX" && type !== "SRV" ? fail("priority", "only MX and SRV records take a priority") : [];
     },
-    (r) => (/^(@|\*|[A-Za-z0-9_*-]+(\.[A-Za-z0-9_-]+)*\.?)$/.test(r.name.trim())
-      ? []
-      : fail("name", "must be '@', a label relative to the zone (e.g. 'www' or 'sel._domainkey.mail') or a full name ending with '.'")),
+    (r) => {
+      // The platform's label rule: letters, digits, '-' and '_', 1 to 63 of them, no '-' at either end; '*' alone.
+      const bare = r.name.trim().replace(/\.$/, "");
+      const labels = bare.split(".");
+      return r.name.trim() === "@" || (bare !== "" && labels.every((l) => l === "*" || /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/.test(l)))
+        ? []
+        : fail("name", "must be '@', a name relative to the zone (e.g. 'www' or 'sel._domainkey.mail') or a full name ending with '.': labels of 1 to 63 letters, digits, '-' or '_', not starting or ending with '-' ('*' alone)");
+    },
     (r) => (normaliseType(r.type) === "CNAME" && r.name.trim() === "@" ? fail("name", "a CNAME cannot be placed at the zone apex ('@'); use an ALIAS record") : []),
     (r) => {
       const { type, content } = normaliseRecord({ type: r.type, content: r.content, name: "@", priority: r.priority });
       const c = content.trim();
+      if (c === "") return fail("content", "must not be empty (a quoted or blank value holds nothing)");
       switch (type) {
         case "A":
           return isIP(c) === 4 ? [] : fail("content", `'${c}' is not an IPv4 address (an A record holds one, e.g. 203.0.113.10)`);
@@ -142,7 +148,7 @@ export const recordFields = {
   name: z.string({ error: "must be a string: '@' for the apex, a label relative to the zone, or a full name" }).min(1, "must not be empty")
     .describe("'@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored."),
   type: z.string({ error: "must be a string" }).describe(`Record type: ${RECORD_TYPES.join(", ")} (case is ignored).`),
-  content: z.string({ error: "must be a string" }).min(1, "must not be empty")
+  content: z.string({ error: "must be a string" }).min(1, "must not be empty").max(4096, "must be at most 4096 characters")
     .describe("The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot."),
   ttl: z.number({ error: "must be a number of seconds" }).int("must be an integer").min(60, "must be at least 60 seconds").max(86_400, "must be at most 86400 seconds")
     .describe("Time to live in seconds. Default: the platform's (3600).").optional(),
@@ -182,6 +188,9 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   description: "One DNS record in a platform zone.",
   inputs: dnsRecordInputs,
   outputs: dnsRecordOutputs,
+  // A new name moves the record: its full name follows.
+  stableOutputs: (olds, news) => ["zoneName", "origin", "editable", "createdAt", ...(same(olds.name, news.name) ? ["fqdn"] : [])],
+  derivedOutputs: ["name"],
   deleteBeforeReplace: true,
   importId: { format: "<zoneId>/<recordId>", note: "The resource's id in state is the record's id." },
 
@@ -260,6 +269,7 @@ export function listRecords(ctx: Context, zoneId: string): Promise<V1DnsRecord[]
 // ---- mappers ----
 /** The request body: the name relative to the zone; a full name outside it is refused here. */
 export function recordBody(r: RecordSpec, zoneName: string): Record<string, unknown> {
+  if (r.name.trim() !== "@" && normaliseDomain(r.name) === "") throw new Error("name: must not be empty ('@' is the zone apex)");
   if (isAbsolute(r.name)) {
     const full = normaliseName(r.name);
     if (full !== zoneName && !full.endsWith(`.${zoneName}`)) throw new Error(`name: '${r.name}' is a full name outside the zone ${zoneName}`);

@@ -39,6 +39,8 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   description: "A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.",
   inputs: dnsRecordSetInputs,
   outputs: dnsRecordSetOutputs,
+  stableOutputs: ["zoneName"],
+  derivedOutputs: ["records"],
   deleteBeforeReplace: true,
   importId: {
     format: "<zoneId>/<recordId>,<recordId>,...",
@@ -50,10 +52,19 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
     const res = checkWith<DnsRecordSetInputs>(dnsRecordSetInputs, news, (i) => {
       const failures: CheckFailure[] = i.records.flatMap((r, n) => recordFailures(r, `records[${n}].`));
       const seen = new Map<string, number>();
+      const cnames = new Map<string, number>();
       i.records.forEach((r, n) => {
         const key = recordKey(normaliseRecord(r));
         if (seen.has(key)) failures.push({ property: `records[${n}]`, reason: `records[${n}]: the same record as records[${seen.get(key)}] (${r.type} ${r.name})` });
         else seen.set(key, n);
+        if (normaliseRecord(r).type === "CNAME" && !cnames.has(normaliseRecord(r).name)) cnames.set(normaliseRecord(r).name, n);
+      });
+      // A CNAME is alone at its name: the zone refuses any other record beside it.
+      i.records.forEach((r, n) => {
+        const at = cnames.get(normaliseRecord(r).name);
+        if (at !== undefined && at !== n) {
+          failures.push({ property: `records[${n}]`, reason: `records[${n}]: records[${at}] is a CNAME at ${normaliseRecord(r).name}, which cannot share its name with another record` });
+        }
       });
       return failures;
     });

@@ -31,6 +31,7 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
   description: "Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.",
   inputs: dnsZoneVerificationInputs,
   outputs: dnsZoneVerificationOutputs,
+  stableOutputs: ["name"],
   importId: { format: "<zoneId>", note: "The zone is looked up in the configured workspace." },
 
   // ---- check ----

@@ -51,7 +51,8 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
     if (existing) {
       throw new Error(
         `${inputs.key} already exists on service ${inputs.serviceId}${existing.linked ? " (linked from a database)" : ""}; ` +
-          "a key is owned by one declaration: remove it from Service.envVars or the other EnvVar, or import it with `pulumi import`",
+          "a key is owned by one declaration: remove it from Service.envVars or from the other EnvVar, then run `pulumi up` again " +
+          `(or adopt the key with the native SDK: \`pulumi import cloudplatform:index:EnvVar <name> ${envVarId(inputs.serviceId, inputs.key)}\`)`,
       );
     }
     const change = await upsert(ctx, inputs);

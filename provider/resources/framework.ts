@@ -17,6 +17,11 @@ export interface Context {
   identity?: string;
   /** The operation's time limit (customTimeouts); waiters never wait past it. */
   timeoutMs?: number;
+  /**
+   * The inputs the program declares in this run for the resource of `identity`, as checked: what
+   * a delete of an object it leaves behind (a replacement, a pending delete) may honour.
+   */
+  declared?(identity: string): Record<string, unknown> | undefined;
 }
 
 export interface CheckFailure {
@@ -80,6 +85,15 @@ export interface ResourceDefinition<I extends Record<string, unknown> = any, O e
   deleteBeforeReplace?: boolean;
   /** Output properties that are always secret. */
   secretOutputs?: string[];
+  /**
+   * Outputs that no in-place update changes, beyond the inputs it sets (ids, placement, creation
+   * time...). A preview of an update keeps these and every unchanged input; any other output is
+   * unknown until the update runs. A function sees the old outputs and the new inputs, for outputs
+   * that only some changes touch (a rename changes a service's URL).
+   */
+  stableOutputs?: string[] | ((olds: O, news: I) => string[]);
+  /** Inputs whose output is not the input as checked (another form, filled in by the platform). */
+  derivedOutputs?: string[];
   /** Values nested in outputs (and inputs) that are secret, by path: one env var's value, not the whole list. */
   secretPaths?(props: Record<string, unknown>): SecretPath[];
   check?(olds: Partial<I>, news: Record<string, unknown>, who?: CheckContext): CheckResult<I> | Promise<CheckResult<I>>;
@@ -116,6 +130,47 @@ export function isUnknown(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(isUnknown);
   if (v && typeof v === "object") return Object.values(v).some(isUnknown);
   return false;
+}
+
+/**
+ * The outputs an in-place update keeps, as far as they are known before it runs: each input it
+ * leaves as it was and each stable output (the old values), and each input it sets (the new
+ * value, unless the platform derives the output from it). `oldInputs` are the inputs of the last
+ * update; without them, the old outputs stand in.
+ */
+export function keptByUpdate(def: ResourceDefinition, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): {
+  kept: string[];
+  set: string[];
+} {
+  // Inputs check adds (a site's content hash) count as inputs too.
+  const inputs = new Set([...Object.keys(def.inputs.shape), ...Object.keys(news)]);
+  const stable = new Set(typeof def.stableOutputs === "function" ? def.stableOutputs(olds as never, news as never) : def.stableOutputs ?? []);
+  const kept: string[] = [];
+  const set: string[] = [];
+  for (const key of Object.keys(def.outputs.shape)) {
+    if (!inputs.has(key)) {
+      if (stable.has(key)) kept.push(key);
+    } else if (!isUnknown(news[key]) && same((oldInputs ?? olds)[key], news[key])) {
+      kept.push(key);
+    } else if (news[key] !== undefined && !isUnknown(news[key]) && !def.derivedOutputs?.includes(key)) {
+      set.push(key);
+    }
+  }
+  return { kept, set };
+}
+
+/**
+ * What a preview of an in-place update shows as the outputs: kept ones as they were, set ones as
+ * the program gives them, and every other output unknown (dependants then show that they may change).
+ */
+export function previewUpdate(def: ResourceDefinition, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Record<string, unknown> {
+  const { kept, set } = keptByUpdate(def, olds, news, oldInputs);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(def.outputs.shape)) out[key] = UNKNOWN;
+  // A kept output the platform left unset is known to be unset (missing would read as unknown).
+  for (const key of kept) out[key] = olds[key] ?? null;
+  for (const key of set) out[key] = news[key];
+  return out;
 }
 
 /** A cross-property rule: the failures it finds in the inputs (each naming its property). */
@@ -175,7 +230,7 @@ export function checkWith<I>(
     if (!r.success) {
       skip.add(key);
       for (const issue of r.error.issues) {
-        const path = [key, ...issue.path.map(String)].join(".");
+        const path = propertyPath(key, issue.path);
         failures.push({ property: path, reason: `${path}: ${value === undefined ? "is required" : issue.message}` });
       }
     } else if (r.data !== undefined) {
@@ -187,6 +242,16 @@ export function checkWith<I>(
   const inputs = { ...known } as Record<string, unknown>;
   for (const [k, v] of Object.entries(news)) if (isUnknown(v)) inputs[k] = v;
   return failures.length ? { failures } : { inputs: inputs as I };
+}
+
+/** A property path as Pulumi reads it: `corsRules[0].allowedMethods[0]`, `labels["a b"]`. */
+export function propertyPath(key: string, path: readonly PropertyKey[] = []): string {
+  let out = key;
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else out += /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`;
+  }
+  return out;
 }
 
 export interface DiffSpec {

@@ -41,6 +41,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
   description: "Verifies a mail domain: re-checks DNS and waits (capped, jittered backoff) until it is VERIFIED; fails naming every failing record.",
   inputs: mailDomainVerificationInputs,
   outputs: mailDomainVerificationOutputs,
+  stableOutputs: ["name"],
   importId: { format: "<workspaceId>/<domainId>", note: "A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id." },
 
   // ---- check ----

@@ -41,6 +41,7 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
   description: "A project: the container for environments and, through them, services.",
   inputs: projectInputs,
   outputs: projectOutputs,
+  stableOutputs: ["paused", "pausedAt", "createdAt"],
   deleteBeforeReplace: true,
   importId: { format: "<projectId>" },
 

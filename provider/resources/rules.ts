@@ -11,6 +11,9 @@ export const name = (what: string) =>
 
 export const id = (what: string) => z.string({ error: "must be a string id" }).min(1, "must not be empty").describe(what);
 
+/** An id the platform states is a uuid, as its request bodies check it. */
+export const uuid = (what: string) => z.uuid({ error: "must be a uuid (an id the platform gave, e.g. 0b6f1c2e-...)" }).describe(what);
+
 export const regionKey = z
   .string({ error: "must be a string" })
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a region key such as 'af-west-1' (lowercase letters, digits and '-')");

@@ -8,9 +8,9 @@ import {
 } from "../api/services";
 import {
   checkWith, type CheckFailure, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isImport, ResourceInitError, type Rule, same,
+  isImport, isUnknown, ResourceInitError, type Rule, same,
 } from "./framework";
-import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
+import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
 import { cronProblem, duration, id, name, regionKey } from "./rules";
 import { parseDuration, waitBudgetMs } from "./waiter";
 
@@ -46,19 +46,19 @@ export const serviceInputs = z.object({
   sourceType: z.enum(["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"], { error: "must be one of REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE" }).optional().describe("Inferred from image, gitUrl or repoFullName when omitted."),
   repoFullName: str("owner/name of a repository the repository app can see (REPO_APP).").regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name").optional(),
   gitUrl: str("Public HTTPS git URL (PUBLIC_GIT).").regex(/^https:\/\/\S+$/, "must be a public HTTPS git URL (https://...)").optional(),
-  image: str("Public container image (CONTAINER_IMAGE). Changing it redeploys in place.").optional(),
-  imageCommand: str("Command the image runs instead of its default.").optional(),
-  installationId: str("Repository app installation, with repoFullName.").optional(),
-  branch: str("Branch to build.").optional(),
-  rootDir: str("Folder inside the repository.").optional(),
+  image: str("Public container image (CONTAINER_IMAGE). Changing it redeploys in place.").min(1, "must not be empty").max(512, "must be at most 512 characters").optional(),
+  imageCommand: str("Command the image runs instead of its default.").max(1024, "must be at most 1024 characters").optional(),
+  installationId: str("Repository app installation, with repoFullName.").max(128, "must be at most 128 characters").optional(),
+  branch: str("Branch to build.").max(255, "must be at most 255 characters").optional(),
+  rootDir: str("Folder inside the repository.").max(255, "must be at most 255 characters").optional(),
   monorepoStrategy: z.enum(["ISOLATED", "WORKSPACE"], { error: "must be ISOLATED or WORKSPACE" }).optional().describe("How a monorepo member is built."),
-  watchPaths: z.array(z.string({ error: "must be a string" })).max(50, "must have at most 50 entries").optional().describe("Paths whose changes trigger a build."),
+  watchPaths: z.array(z.string({ error: "must be a string" }).max(255, "must be at most 255 characters")).max(50, "must have at most 50 entries").optional().describe("Paths whose changes trigger a build."),
   port: z.number({ error: "must be a number" }).int("must be an integer").min(1, "must be 1 to 65535").max(65535, "must be 1 to 65535").optional().describe("Port the app listens on."),
-  healthCheckPath: z.string({ error: "must be a string" }).regex(/^\//, "must start with '/'").optional().describe("Path the platform probes before a deploy goes live."),
-  buildCommand: str("Build command.").optional(),
-  startCommand: str("Start command.").optional(),
-  runtimeVersion: str("Runtime version, e.g. '20' for Node.").optional(),
-  staticOutputDir: str("Folder a STATIC build publishes.").optional(),
+  healthCheckPath: z.string({ error: "must be a string" }).regex(/^\//, "must start with '/'").max(255, "must be at most 255 characters").optional().describe("Path the platform probes before a deploy goes live."),
+  buildCommand: str("Build command.").max(1024, "must be at most 1024 characters").optional(),
+  startCommand: str("Start command.").max(1024, "must be at most 1024 characters").optional(),
+  runtimeVersion: str("Runtime version, e.g. '20' for Node.").max(64, "must be at most 64 characters").optional(),
+  staticOutputDir: str("Folder a STATIC build publishes.").max(255, "must be at most 255 characters").optional(),
   staticSpa: z.boolean({ error: "must be a boolean" }).optional().describe("Serve index.html for unknown paths (single-page app)."),
   subdomain: z.string({ error: "must be a string" }).regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a DNS label: lowercase letters, digits and '-'").optional().describe("Platform subdomain. Changing it replaces the service."),
   schedule: str("CRON only: five-field cron expression, in UTC. Updates in place.").optional(),
@@ -135,6 +135,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     ...listOf<EnvVarItem>(p.envVars).flatMap((v, i) => (v?.secret === true ? [["envVars", i, "value"]] : [])),
     ...listOf<SecretFileItem>(p.secretFiles).map((_, i) => ["secretFiles", i, "content"]),
   ],
+  stableOutputs: stableOutputs,
 
   // ---- check ----
   check(_olds, news) {
@@ -176,7 +177,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     ctx.log(`${svc.name}: created ${svc.id}; first deploy queued`);
     try {
       if (inputs.waitForDeploy !== false) {
-        const first = await latestDeploy(ctx, svc.id);
+        const first = await latestDeploy(ctx, svc.id).catch((err) => Promise.reject(waitNeedsDeploys(err, `the first deploy of ${svc.name}`)));
         if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(inputs) });
       }
       if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);
@@ -312,6 +313,25 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
   },
 });
 
+// ---- what an update leaves alone ----
+/** The outputs an update from `olds` to `news` cannot change (see update above). */
+function stableOutputs(olds: ServiceOutputs, news: ServiceInputs): string[] {
+  const o = olds as Record<string, unknown>;
+  const n = news as Record<string, unknown>;
+  const changed = (k: string) => isUnknown(n[k]) || !same(o[k], n[k]);
+  const stable = ["regionLabel", "createdAt", "connection"];
+  // The URL names the service unless it has a subdomain.
+  if (!changed("name") || olds.subdomain || (olds.type !== "WEB" && olds.type !== "STATIC")) stable.push("url");
+  const source = SOURCE_KEYS.some(changed);
+  const settings = ["envVars", "secretFiles", ...BUILD_KEYS].some(changed);
+  const redeploys = source || (settings && (n.redeployOnChange === true || isUnknown(n.redeployOnChange)));
+  if (!redeploys && !changed("suspended")) stable.push("status", "health", "latestDeployId", "latestDeployStatus", "lastDeployedAt");
+  if (!source) stable.push("runtime", "framework");
+  if (!changed("suspended")) stable.push("suspension");
+  if (!settings && !redeploys) stable.push("pendingRedeploy");
+  return stable;
+}
+
 // ---- check rules ----
 // One rule per concern: each runs as soon as the properties it reads are known (framework.ts).
 const fail = (property: string, reason: string): CheckFailure[] => [{ property, reason: `${property}: ${reason}` }];
@@ -327,11 +347,13 @@ const rules: Rule<ServiceInputs>[] = [
     i[k] !== undefined && !isDatabase(i.type) ? fail(k, `applies to database services only, not ${i.type}`) : []),
   ...(["image", "gitUrl", "repoFullName"] as const).map((k): Rule<ServiceInputs> => (i) =>
     i[k] !== undefined && isDatabase(i.type) ? fail(k, `a ${i.type} service runs the platform's engine image; leave ${k} out`) : []),
-  (i) => (!isDatabase(i.type) && i.type !== "STATIC" && !i.image && !i.gitUrl && !i.repoFullName
-    ? fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName`) : []),
+  // A STATIC service built by the platform needs one too (a folder to publish is a StaticSite).
+  (i) => (!isDatabase(i.type) && !i.image && !i.gitUrl && !i.repoFullName
+    ? fail("image", `a ${i.type} service needs a source: set image, gitUrl or repoFullName${i.type === "STATIC" ? " (to publish a local folder, use StaticSite)" : ""}`) : []),
   (i) => {
     const needs = { CONTAINER_IMAGE: "image", PUBLIC_GIT: "gitUrl", REPO_APP: "repoFullName" } as const;
-    const field = i.sourceType && needs[i.sourceType];
+    // A database runs the platform's engine image: its sourceType is not read.
+    const field = !isDatabase(i.type) && i.sourceType && needs[i.sourceType];
     return field && !i[field] ? fail(field, `is required when sourceType is ${i.sourceType}`) : [];
   },
   (i) => {

@@ -3,22 +3,24 @@
 // create publishes a new site, later content goes out as a static deploy in place, on the same URL.
 import { z } from "zod";
 import { V1Deploy, V1Service } from "../api/services";
+import { NotFoundError, PermissionDeniedError } from "../client";
 import { V1StaticSite } from "../api/staticSites";
 import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isImport, isUnknown, ResourceInitError,
+  isImport, isUnknown, ResourceInitError, same,
 } from "./framework";
-import { DeployFailedError, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
-import { duration, id, name } from "./rules";
-import { artifactOf, contentHash, pathKind, siteFiles, uploadArtifact } from "./staticSiteContent";
+import { DeployFailedError, waitForDeploy } from "./deploy-wait";
+import { duration, name, uuid } from "./rules";
+import { findEnvironment } from "./environment";
+import { artifactOf, contentHash, pathKind, portablePath, samePath, siteFiles, sizeProblem, uploadArtifact } from "./staticSiteContent";
 import { parseDuration } from "./waiter";
 
 // ---- schemas ----
 const INDEX_RULE = /^[A-Za-z0-9_.~@+\-/ ]{1,255}$/;
 
 export const staticSiteInputs = z.object({
-  path: z.string({ error: "must be a string" }).min(1, "must not be empty").describe("A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory."),
-  environmentId: id("Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.").optional(),
+  path: z.string({ error: "must be a string" }).min(1, "must not be empty").describe("A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout."),
+  environmentId: uuid("Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.").optional(),
   name: name("Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.").optional(),
   indexPath: z.string({ error: "must be a string" })
     .regex(INDEX_RULE, "must be a relative file path such as 'index.html'")
@@ -31,7 +33,7 @@ export const staticSiteInputs = z.object({
 export type StaticSiteInputs = z.infer<typeof staticSiteInputs> & { contentHash?: string };
 
 export const staticSiteOutputs = z.object({
-  path: z.string().describe("The published directory or file."),
+  path: z.string().describe("The published directory or file, relative to the program's directory when it lies inside it."),
   environmentId: z.string().describe("Environment the site lives in."),
   name: z.string().describe("Site (service) name."),
   indexPath: z.string().describe("Page served at '/'."),
@@ -59,6 +61,8 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   description: "A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.",
   inputs: staticSiteInputs,
   outputs: staticSiteOutputs,
+  // A rename keeps the URL; only new content makes a new deploy.
+  stableOutputs: (olds, news) => ["url", "serviceId", "createdAt", ...(CONTENT_KEYS.some((k) => !same(olds[k], news[k])) ? [] : ["deployId"])],
   deleteBeforeReplace: true,
   importId: {
     format: "<siteId>",
@@ -74,13 +78,15 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
     if (typeof news.path === "string" && news.path !== "" && news.path !== IMPORTED_PATH && !isUnknown(news.path)) {
       const { problem } = pathKind(news.path);
       const files = problem ? [] : siteFiles(news.path);
-      const failure = problem ?? (files.length ? undefined : `directory '${news.path}' holds no files`);
+      const failure = problem ?? (files.length ? sizeProblem(news.path, files) : `directory '${news.path}' holds no files`);
       if (failure) return { failures: [...(r.failures ?? []), { property: "path", reason: `path: ${failure}` }] };
       hash = contentHash(files);
     }
     if (!r.inputs) return r;
     const i = r.inputs;
     if (hash) i.contentHash = hash;
+    // No machine-specific path in state: inside the program's directory it is kept relative.
+    if (typeof i.path === "string" && i.path !== IMPORTED_PATH && !isUnknown(i.path)) i.path = portablePath(i.path);
     // Defaults are filled in, so removing a setting puts the default back.
     if (i.indexPath === undefined) i.indexPath = "index.html";
     if (i.spaFallback === undefined) i.spaFallback = false;
@@ -90,12 +96,15 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   // ---- diff ----
   diff(_id, olds, news) {
     if (news.path === IMPORTED_PATH) throw new Error("path: an imported site's content cannot be read back; set path to the directory, .zip or .html file the site publishes");
-    return diffWith(olds, news, DIFF);
+    // The same folder named another way (relative here, absolute in an older state) is no change.
+    return diffWith(olds, samePath(olds.path, news.path) ? { ...news, path: olds.path } : news, DIFF);
   },
 
   // ---- create ----
   async create(ctx, inputs) {
     const what = inputs.name ?? inputs.path;
+    // What would refuse the publish is found before an upload is reserved for it.
+    if (inputs.environmentId) await publishable(ctx, inputs.environmentId, inputs.name);
     const uploadId = await uploadArtifact(ctx, what, artifactOf(inputs.path));
     const published = await ctx.client.create("/v1/static-sites", compact({
       uploadId, environmentId: inputs.environmentId, name: inputs.name, indexPath: inputs.indexPath, spaFallback: inputs.spaFallback,
@@ -120,14 +129,17 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   // ---- read ----
   async read(ctx, id, olds) {
     const importing = isImport(olds);
-    const deployId = importing ? ((await latestDeployIfAllowed(ctx, id))?.id ?? null) : (olds.deployId ?? null);
+    // An import records the deploy whose content is live.
+    const deployId = importing ? ((await contentDeploy(ctx, id))?.id ?? null) : (olds.deployId ?? null);
     const outs = await readOutputs(ctx, id, importing ? { path: IMPORTED_PATH } : toInputs(olds), deployId);
     if (!outs) return {};
-    // A deploy made behind Pulumi's back may serve other content: shown as drift, repaired by `up`.
-    const latest = await latestDeployIfAllowed(ctx, id);
-    if (latest && olds.deployId && latest.id !== olds.deployId && latest.status === "RUNNING") {
-      outs.contentHash = `unknown: deploy ${latest.id} was made outside Pulumi`;
-      outs.deployId = latest.id;
+    // The program owns the content it uploaded. The platform's own redeploys (SYSTEM, e.g. once a
+    // custom domain verifies) serve that same content; any other deploy may serve other content:
+    // shown as drift, repaired by `up`.
+    const live = await contentDeploy(ctx, id);
+    if (live && olds.deployId && live.id !== olds.deployId) {
+      outs.contentHash = `unknown: deploy ${live.id} was made outside Pulumi`;
+      outs.deployId = live.id;
     }
     return { id, props: outs, inputs: toInputs(outs) };
   },
@@ -163,8 +175,38 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 });
 
 // ---- finders ----
+/** Fails, naming the input, when the environment is missing or already has a service of this name. */
+async function publishable(ctx: Context, environmentId: string, name: string | undefined): Promise<void> {
+  if (!(await findEnvironment(ctx, environmentId))) throw new Error(`environmentId: no environment ${environmentId} (or the API key cannot see it)`);
+  if (name === undefined) return;
+  const taken = (await ctx.client.list(`/v1/environments/${encodeURIComponent(environmentId)}/services`, { item: V1Service }))
+    .find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new Error(`name: environment ${environmentId} already has a service named '${taken.name}' (${taken.id}); names are unique in an environment`);
+}
+
 export function findSite(ctx: Context, id: string): Promise<V1Service | undefined> {
   return findOrUndefined(() => ctx.client.get(path(id), { schema: V1Service }));
+}
+
+/**
+ * The deploy whose content the site serves: the newest live one, looking through the platform's
+ * own redeploys (trigger SYSTEM), which serve the content of the deploy before them. Undefined when
+ * nothing went live, or the key cannot read deploys.
+ */
+export async function contentDeploy(ctx: Context, id: string): Promise<V1Deploy | undefined> {
+  let seenLive = false;
+  try {
+    for await (const d of ctx.client.paginate(`${path(id)}/deploys`, { item: V1Deploy })) {
+      // Newest first: the first RUNNING deploy is live; the ones it replaced went live before it.
+      if (!seenLive && d.status !== "RUNNING") continue;
+      if (seenLive && d.status !== "RUNNING" && d.status !== "REPLACED") continue;
+      seenLive = true;
+      if (d.trigger !== "SYSTEM") return d;
+    }
+  } catch (err) {
+    if (!(err instanceof PermissionDeniedError || err instanceof NotFoundError)) throw err;
+  }
+  return undefined;
 }
 
 const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;

@@ -3,7 +3,7 @@
 // reserved, presigned URL (infrastructure routes §4.9).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { zipSync } from "fflate";
 import { request } from "undici";
 import { V1StaticUpload } from "../api/staticSites";
@@ -55,6 +55,35 @@ export function siteFiles(path: string): SiteFile[] {
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/**
+ * `path` as state keeps it: inside the program's directory (the provider's working directory),
+ * relative to it with '/' separators, so another checkout of the program reads the same; outside
+ * it, as the program gave it.
+ */
+export function portablePath(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  if (isAbsolute(path) && (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))) return path;
+  return (rel || ".").split(sep).join("/");
+}
+
+/** Two spellings of the same location (an older state may hold an absolute path). */
+export const samePath = (a: unknown, b: unknown): boolean =>
+  typeof a === "string" && typeof b === "string" && a !== "" && b !== "" && resolve(a) === resolve(b);
+
+/** The platform's largest upload (V1StaticUpload.maxBytes; docs/api-assumptions.md). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** Why the content cannot be uploaded in one piece, or undefined when it fits. */
+export function sizeProblem(path: string, files: SiteFile[], maxBytes = MAX_UPLOAD_BYTES): string | undefined {
+  const { kind } = pathKind(path);
+  // A zip is never more than its files stored as they are plus their headers (and deflate's 5 bytes
+  // per stored block), so only a site near the limit is zipped here to be measured.
+  const bound = files.reduce((n, f) => n + f.bytes.length + 5 * Math.ceil(f.bytes.length / 65_535) + 100 + 2 * Buffer.byteLength(f.path), 22);
+  const size = kind === "directory" ? (bound <= maxBytes ? 0 : deterministicZip(files).length) : files[0]?.bytes.length ?? 0;
+  if (size <= maxBytes) return undefined;
+  return `the content is ${size} bytes${kind === "directory" ? " zipped" : ""}; the platform takes uploads of at most ${maxBytes} bytes`;
+}
+
 /** sha256 over the sorted relative paths and bytes: it changes exactly when a file (or its name) does. */
 export function contentHash(files: SiteFile[]): string {
   const h = createHash("sha256");
@@ -95,7 +124,7 @@ export function artifactOf(path: string): Artifact {
 export async function uploadArtifact(ctx: Context, what: string, a: Artifact): Promise<string> {
   const u = await ctx.client.post("/v1/static-uploads", { filename: a.filename, contentType: a.contentType, sizeBytes: a.bytes.length }, { schema: V1StaticUpload });
   if (u.maxBytes && a.bytes.length > u.maxBytes) {
-    throw new Error(`${what}: the content is ${a.bytes.length} bytes; uploads take at most ${u.maxBytes}`);
+    throw new Error(`path: ${what}: the content is ${a.bytes.length} bytes; the platform takes uploads of at most ${u.maxBytes} bytes`);
   }
   const headers: Record<string, string> = Array.isArray(u.headers)
     ? Object.fromEntries(u.headers.map((h) => [h.name, h.value]))

@@ -124,7 +124,7 @@ export interface BucketArgs {
      */
     corsRules?: pulumi.Input<pulumi.Input<inputs.CorsRuleArgs>[] | undefined>;
     /**
-     * Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+     * Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
      */
     forceDestroy?: pulumi.Input<boolean | undefined>;
     /**

@@ -59,7 +59,7 @@ export class StaticSite extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * The published directory or file.
+     * The published directory or file, relative to the program's directory when it lies inside it.
      */
     declare public readonly path: pulumi.Output<string>;
     /**
@@ -139,7 +139,7 @@ export interface StaticSiteArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+     * A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
      */
     path: pulumi.Input<string>;
     /**

@@ -15,7 +15,7 @@ import { KINDS } from "../../provider/adopt/discover";
 import type { CloudPlatformClient } from "../../provider/client";
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(600_000);
 const run = promisify(execFile);
@@ -164,7 +164,7 @@ test("TypeScript: adopt, import, secrets from config; the program compiles, prev
     await run(join(ROOT, "node_modules", ".bin", "tsc"), [
       "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", a.program,
     ], { cwd: ROOT });
-    expect(changes(await a.s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(a.s);
     await destroyAdopted(a, ws);
   } finally {
     await a.s.dispose();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 import { ofKind, stateResources } from "../support/tracking";
 
 jest.setTimeout(180_000);
@@ -40,6 +40,7 @@ test("connection lost during a deploy wait: the service stays in state, and the 
     expect(Object.entries(counters).filter(([, c]: [string, any]) => c.byStatus?.["409"])).toEqual([]);
     expect(emu.emu.store.table("services").all().length).toBe(1);
     expect(ofKind(await stateResources(s), "Service")[0].initErrors ?? []).toEqual([]);
+    await expectNoDrift(s);
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {

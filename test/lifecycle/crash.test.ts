@@ -4,7 +4,7 @@
 // duplicate, no orphan, no 409.
 import { emulator, type TestEmulator } from "../support/emulator";
 import { killAll, processesOf, removeEmptySidecars } from "../support/recovery";
-import { testStack } from "../support/stack";
+import { expectNoDrift, testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
 
 jest.setTimeout(180_000);
@@ -47,6 +47,7 @@ test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up:
     await expectNoDuplicatesOrOrphans(emu, s);
     const counters = await emu.control("GET", "/counters");
     expect(Object.entries(counters).filter(([, c]: [string, any]) => c.byStatus?.["409"])).toEqual([]);
+    await expectNoDrift(s);
 
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});

@@ -6,7 +6,7 @@
 // destroy leaves nothing behind.
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -41,7 +41,7 @@ test("VerifiedCustomDomain: ACTIVE in one up, empty preview, previewsEnabled dri
     expect(deploys.map((d) => d.trigger).sort()).toEqual(["FIRST_DEPLOY", "SYSTEM", "SYSTEM"]);
     expect((await api.get<any>(`/v1/services/${out.serviceId}`)).previewsEnabled).toBe(true);
 
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     // out of band: previews turned off, an A record at the other DNS host where a CNAME must go, and
     // records in the zone the program does not own (one in the way of shop.cd-life.test)

@@ -2,7 +2,7 @@
 // adopted by the next `up`; destroy then up again within 24 h makes fresh objects; an `up` of
 // mixed resources under 503, 429 and commit-then-drop faults converges.
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
 
 jest.setTimeout(180_000);
@@ -30,7 +30,7 @@ describe("against an instant emulator", () => {
       expect(changes(await s.stack.up())).toEqual({ create: 2 });
       expect(platform(emu).Project).toEqual(afterFailure);
       await expectNoDuplicatesOrOrphans(emu, s);
-      expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+      await expectNoDrift(s);
 
       // Destroy, then up again within 24 h: the keys replay objects that are gone, which is
       // noticed, and fresh objects are made.
@@ -80,7 +80,7 @@ describe("against an instant emulator", () => {
       const rs = await stateResources(s);
       expect(rs.filter((r) => r.type.includes("cloudplatform:"))).toHaveLength(30);
       expect(rs.filter((r) => r.initErrors?.length)).toEqual([]);
-      expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+      await expectNoDrift(s);
       await s.stack.destroy();
       expect(await emu.leftovers()).toEqual({});
     } finally {

@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, EXAMPLES, testStack } from "../support/stack";
+import { changes, EXAMPLES, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(600_000);
 
@@ -36,7 +36,7 @@ test.each(examples)("examples/%s: up, empty preview, destroy, nothing left", asy
     const up = await s.stack.up();
     expect(changes(up).create).toBeGreaterThan(0);
     expect(Object.keys(changes(up))).toEqual(["create"]);
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
   } finally {

@@ -4,7 +4,7 @@
 // domain taken out of the program is deleted alone, and destroy deletes each object by its own id.
 import { expectAllGone, expectAllLive, expectOnlyRemoved, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -46,7 +46,7 @@ test("VerifiedMailDomain: verified in one up, empty preview, DKIM drift found an
     const outside = await api.create<any>(`/v1/dns-zones/${out.zoneId}/records`, { name: "@", type: "TXT", content: "site-verification=abc123" });
 
     // a preview afterwards is empty
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     // the DKIM record deleted out of band: refresh finds it, up restores it and re-verifies
     const dkimRecord = zoneRecords.find((r) => r.name === dkim.zoneHost)!;
@@ -84,7 +84,7 @@ test("VerifiedMailDomain: verified in one up, empty preview, DKIM drift found an
   }
 });
 
-test("MailDomainVerification: unpublished records time out naming each record; a wrong SPF value is named as the problem", async () => {
+test("MailDomainVerification: unpublished records time out naming each record; a wrong SPF value is named as the problem, and publishing it as shown verifies", async () => {
   await emu.control("POST", "/dns/delegations", { domain: "lifecycle-b.test" });
   const s = await testStack(emu, "mail-parts", { zone: "lifecycle-b.test", publish: "false", timeout: "6s" });
   try {
@@ -106,6 +106,12 @@ test("MailDomainVerification: unpublished records time out naming each record; a
     expect(wrong!.message).toContain("mail domain news.lifecycle-b.test is BROKEN");
     expect(wrong!.message).toContain("1 failing record:");
     expect(wrong!.message).toContain("found 'v=spf1 -all' at news.lifecycle-b.test, expected 'v=spf1 include:_spf.mail.cloudplatform.test ~all'");
+    expect(wrong!.message).toContain("Publish these records exactly as shown, then run `pulumi up` again.");
+
+    // doing what it says: the record as shown, then up
+    await s.stack.removeConfig("spf");
+    const fixed = await s.stack.up();
+    expect(fixed.outputs.status.value).toBe("VERIFIED");
 
     const last = await stackResources(s.stack);
     await expectAllLive(emu, last);

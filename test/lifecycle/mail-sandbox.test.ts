@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sendWelcome } from "../../examples/mail-sandbox/app/mailer";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, EXAMPLES, testStack } from "../support/stack";
+import { changes, EXAMPLES, expectNoDrift, testStack } from "../support/stack";
 import { ROOT } from "../../scripts/pulumi-env";
 
 jest.setTimeout(240_000);
@@ -28,7 +28,7 @@ test("mail-sandbox: up, the app sends through the sandbox from the verified doma
     const from = up.outputs.fromAddress.value as string;
     expect(up.outputs.mailStatus.value).toBe("VERIFIED");
     expect(from).toBe(`Example App <hello@mail.${DOMAIN}>`);
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     // the app's sending code, with the sandbox key
     const opts = { baseUrl: emu.baseUrl, apiKey: emu.keys.sandbox, from };

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { killAll, processesOf, recover, removeEmptySidecars } from "../support/recovery";
-import { testStack } from "../support/stack";
+import { expectNoDrift, testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, platform, stateResources } from "../support/tracking";
 
 jest.setTimeout(120_000);
@@ -76,6 +76,7 @@ test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed
     expect(made(emu)).toBe(12);
     const counters = await emu.control("GET", "/counters");
     expect(Object.entries(counters).filter(([, c]: [string, any]) => c.byStatus?.["409"])).toEqual([]);
+    await expectNoDrift(s);
 
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { TOOLS_BIN, type StackHandle } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(240_000);
 
@@ -72,6 +72,7 @@ test("no secret in plain text in the state, the export, the verbose log or a fai
     expect(found(exported)).toEqual([]);
     // (the secrets are there, encrypted)
     expect(exported).toContain("4dabf18193072939515e22adb298388d");
+    await expectNoDrift(s);
 
     // A service whose image cannot be pulled fails with the same secrets in its inputs: its error
     // names the image, never a secret, wherever it is reported (the CLI's error carries its

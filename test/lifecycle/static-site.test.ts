@@ -1,29 +1,38 @@
 // StaticSite through the real Pulumi CLI: publish a folder and fetch the page from the emulator;
 // change a file and the preview shows an update, up deploys it in place on the same URL and the
 // page serves the new content; with no change the preview is empty; a rename by hand is drift
-// repaired by up; destroy leaves nothing.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// repaired by up; the same stack run from another checkout of the program previews empty;
+// destroy leaves nothing.
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { request } from "undici";
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, PROGRAMS, testStack } from "../support/stack";
+import { changes, expectNoDrift, PROGRAMS, testStack } from "../support/stack";
+import { openStack, ROOT } from "../../scripts/pulumi-env";
 
 jest.setTimeout(300_000);
 
 let emu: TestEmulator;
-let siteDir: string;
+let checkouts: string;
 beforeAll(async () => {
   // Deploys finish in well under a second.
   emu = await emulator({ settings: { speed: 0.05 } });
-  siteDir = join(mkdtempSync(join(tmpdir(), "static-site-")), "site");
-  cpSync(join(PROGRAMS, "static-site", "site"), siteDir, { recursive: true });
+  checkouts = mkdtempSync(join(tmpdir(), "static-site-"));
 });
 afterAll(async () => {
-  rmSync(join(siteDir, ".."), { recursive: true, force: true });
+  rmSync(checkouts, { recursive: true, force: true });
   await emu?.close();
 });
+
+/** A checkout of the program in its own folder, with this repository's packages. */
+function checkout(name: string, from = join(PROGRAMS, "static-site")): string {
+  const dir = join(checkouts, name);
+  cpSync(from, dir, { recursive: true, filter: (src) => !src.endsWith("node_modules") });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
 
 /** The page as the emulator serves it: {baseUrl}/_sites/{first label of the site's host}/... */
 async function fetchPage(url: string, path = "/") {
@@ -32,7 +41,9 @@ async function fetchPage(url: string, path = "/") {
 }
 
 test("publish a folder, change a file and deploy it in place on the same URL, repair a rename, destroy", async () => {
-  const s = await testStack(emu, "static-site", { siteDir });
+  const program = checkout("one");
+  const siteDir = join(program, "site");
+  const s = await testStack(emu, program);
   const api = emu.client();
   try {
     const up = await s.stack.up();
@@ -44,8 +55,9 @@ test("publish a folder, change a file and deploy it in place on the same URL, re
     expect((await fetchPage(url)).text).toContain("<h1>Docs v1</h1>");
     expect((await fetchPage(url, "/assets/site.css")).text).toContain("font-family");
 
-    // no change: the preview is empty
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    // no change and no drift: the preview is empty, with a refresh too
+    await expectNoDrift(s);
+    expect(JSON.stringify(await s.stack.exportStack())).not.toContain(checkouts);
 
     // a changed file: the preview shows one update, up deploys it in place
     writeFileSync(join(siteDir, "index.html"), "<!doctype html><h1>Docs v2</h1>\n");
@@ -64,6 +76,13 @@ test("publish a folder, change a file and deploy it in place on the same URL, re
     expect(changes(await s.stack.up({ refresh: true }))).toEqual({ update: 1 });
     expect((await api.get<any>(`/v1/services/${serviceId}`)).name).toBe("docs");
     expect((await api.list(`/v1/services/${serviceId}/deploys`))).toHaveLength(2);
+
+    await expectNoDrift(s);
+
+    // another checkout of the program (another folder, the same stack) previews empty
+    const other = checkout("two", program);
+    const elsewhere = await openStack({ programDir: other, stackName: s.stack.name, stateDir: dirname(s.backendDir), env: { CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey } });
+    expect(changes(await elsewhere.stack.preview({ refresh: true, expectNoChanges: true }))).toEqual({});
 
     const last = await stackResources(s.stack);
     await expectAllLive(emu, last);

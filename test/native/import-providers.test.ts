@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -53,7 +53,7 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
     expect(await names(emu.keys.otherWorkspace, emu.otherWorkspaceId)).toEqual(["other-app"]);
 
     // the adopted service shows no diff afterwards, and a change to it is an update in place
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
     await s.stack.setConfig("mode", { value: "staging" });
     expect(changes(await s.stack.up())).toEqual({ update: 1 });
     const vars = await api.list<any>(`/v1/services/${svc.id}/env-vars`);

@@ -2,7 +2,7 @@
 // its limit, naming it, with the service kept in state; and a stack made with the dynamic
 // resources moves to the native ones with aliases and no replacement.
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, testStack } from "../support/stack";
+import { changes, expectNoDrift, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -39,7 +39,7 @@ test("customTimeouts.create: the wait ends at about 5 s naming the limit, the se
     expect(again.outputs.webDeployStatus.value).toBe("RUNNING");
     const envs = await api.list<any>(`/v1/environments/${(await api.get<any>(`/v1/services/${web!.id}`)).environmentId}/services`);
     expect(envs).toHaveLength(1);
-    expect(changes(await s.stack.preview({ refresh: true, expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     // an update whose deploy outlasts customTimeouts.update gives up waiting; once that deploy is
     // live, the next up finds the platform already has the image and starts no second deploy
@@ -55,7 +55,7 @@ test("customTimeouts.create: the wait ends at about 5 s naming the limit, the se
     expect(changes(resumed)).toEqual({ update: 1 });
     expect((await deploys()).length).toBe(before + 1);
     expect((await api.get<any>(`/v1/services/${web!.id}`)).source.image).toBe("nginx:1.28");
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});
@@ -83,7 +83,7 @@ test("migration: dynamic resources move to native ones with aliases, no replacem
     const after = JSON.stringify(await s.stack.exportStack());
     expect(after).toContain("cloudplatform:index:Project::app");
     expect(after).not.toContain("pulumi-nodejs:dynamic/cloudplatform:Project");
-    expect(changes(await s.stack.preview({ expectNoChanges: true }))).toEqual({});
+    await expectNoDrift(s);
 
     await s.stack.destroy();
     expect(await emu.leftovers()).toEqual({});

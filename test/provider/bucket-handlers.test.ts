@@ -18,12 +18,12 @@ describe("check", () => {
     expect(await failures({ name: "ab", workspaceId: UNKNOWN })).toEqual([expect.stringContaining("name: must be 3 to 63")]);
     expect(await failures({ visibility: "PUBLIC" })).toEqual(["visibility: must be PRIVATE or PUBLIC_READ"]);
     expect(await failures({ corsRules: [{ allowedMethods: ["PATCH"], allowedOrigins: [] }], region: UNKNOWN })).toEqual([
-      "corsRules.0.allowedMethods.0: must be one of GET, PUT, POST, DELETE, HEAD",
-      "corsRules.0.allowedOrigins: must list at least one origin",
+      "corsRules[0].allowedMethods[0]: must be one of GET, PUT, POST, DELETE, HEAD",
+      "corsRules[0].allowedOrigins: must list at least one origin",
     ]);
     expect(await failures({ corsRules: [{ allowedMethods: [], allowedOrigins: ["*"], maxAgeSeconds: -5 }] })).toEqual([
-      "corsRules.0.allowedMethods: must list at least one method",
-      "corsRules.0.maxAgeSeconds: must not be negative",
+      "corsRules[0].allowedMethods: must list at least one method",
+      "corsRules[0].maxAgeSeconds: must not be negative",
     ]);
     expect(await failures({ policy: "{nope", workspaceId: UNKNOWN })).toEqual([expect.stringMatching(/^policy: is not valid JSON/)]);
     expect(await failures({ policy: "[1,2]" })).toEqual(["policy: must be a JSON object (an access-policy document)"]);

@@ -50,4 +50,6 @@ test("VerifiedCustomDomain publishes its records by full name, holding back only
   // an apex A can stand beside the conflicting ALIAS: it is published, and the verification names the ALIAS
   const a = rec("A", "example.com", "203.0.113.80");
   expect(zoneRecords(target([a], [rec("ALIAS", "example.com", "old.host")]), "z1")).toEqual([{ name: "example.com.", type: "A", content: "203.0.113.80" }]);
+  // a state with no target (a create cut short) says what to do, instead of publishing nothing
+  expect(() => zoneRecords(undefined, "z1")).toThrow("the custom domain's state holds no dnsTarget; run `pulumi refresh`, then `pulumi up`");
 });

@@ -47,9 +47,11 @@ describe("checkWith", () => {
 
   test("nested failures name the path to the element", () => {
     const r = checkWith(schema, { name: "a", ports: [80, 70000] });
-    expect(r.failures).toEqual([{ property: "ports.1", reason: "ports.1: must be at most 65535" }]);
+    expect(r.failures).toEqual([{ property: "ports[1]", reason: "ports[1]: must be at most 65535" }]);
     const t = checkWith(schema, { name: "a", tags: { env: 5 } });
     expect(t.failures?.[0].property).toBe("tags.env");
+    // Pulumi's property path syntax: indexes in brackets, keys that are not identifiers quoted.
+    expect(checkWith(schema, { name: "a", tags: { "team name": 5 } }).failures?.[0].property).toBe('tags["team name"]');
   });
 
   test("unknown properties are refused; __provider is the engine's and is allowed", () => {
@@ -74,7 +76,7 @@ describe("checkWith", () => {
     expect(checkWith<Inputs>(schema, { name: "-bad", ports: [1, 2] }, rules).failures).toHaveLength(2);
     // ports is read: unknown (even one element) or invalid skips the rule.
     expect(checkWith<Inputs>(schema, { name: "a", ports: [1, UNKNOWN] }, rules).failures).toBeUndefined();
-    expect(checkWith<Inputs>(schema, { name: "a", ports: [1, 70000] }, rules).failures).toEqual([{ property: "ports.1", reason: "ports.1: must be at most 65535" }]);
+    expect(checkWith<Inputs>(schema, { name: "a", ports: [1, 70000] }, rules).failures).toEqual([{ property: "ports[1]", reason: "ports[1]: must be at most 65535" }]);
   });
 
   test("each rule of a list is skipped on its own", () => {

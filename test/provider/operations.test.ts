@@ -46,3 +46,23 @@ test("a failure before the object exists stays a plain error", async () => {
   expect(err).not.toBeInstanceOf(ResourceInitError);
   expect(countOf("projects")).toBe(0);
 });
+
+test("the next update continues a created-but-broken object of a kind with no update: it reads the object back", async () => {
+  const project = await ops.create("Project", { name: "ops" }, { identity: "t/ops/Project/p" });
+  // The create's own read, and the read that would fill in its outputs, both fail.
+  await emu.control("POST", "/faults", { kind: "status", status: 500, method: "GET", pathRegex: "^/v1/environments/", count: 40 });
+  const inputs = { projectId: project.id, name: "prod" };
+  const err = await failure(ops.create("Environment", inputs, { identity: "t/ops/Environment/e" }));
+  expect(err).toBeInstanceOf(ResourceInitError);
+  expect(err.message).toContain("the next update continues it");
+  expect(err.properties).toEqual(inputs); // nothing more was known
+  await emu.control("DELETE", "/faults");
+  // What the engine does for such a resource whose inputs did not change: an update.
+  const continued = await ops.update("Environment", err.id, err.properties, inputs);
+  expect(continued.outs).toMatchObject({ projectId: project.id, name: "prod", kind: "PROD", isPreview: false });
+  // Gone meanwhile: the error says what to do.
+  await ops.delete("Environment", err.id, continued.outs);
+  expect((await failure(ops.update("Environment", err.id, continued.outs, inputs))).message).toBe(
+    `Environment ${err.id} no longer exists; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` makes it again`,
+  );
+});

@@ -174,6 +174,50 @@ test("create returns secrets as secrets; a wait cut short by the timeout keeps t
   await api.delete(`/v1/projects/${project.id}`);
 });
 
+test("a preview of an update keeps exactly the outputs the update cannot change; diff names them as stables", async () => {
+  const olds = {
+    environmentId: "e1", name: "web", type: "WEB", image: "nginx:1", port: 8080, region: "af-west-1", regionLabel: "Cape Town",
+    status: "ACTIVE", health: "HEALTHY", suspension: "NONE", url: "https://web-abc123.cloudplatform.app", runtime: null, framework: null,
+    latestDeployId: "d1", latestDeployStatus: "RUNNING", lastDeployedAt: "2026-01-01T00:00:00Z", pendingRedeploy: false,
+    connection: null, createdAt: "2026-01-01T00:00:00Z", timeout: "2m",
+  };
+  const oldInputs = { environmentId: "e1", name: "web", type: "WEB", image: "nginx:1", port: 8080, timeout: "2m" };
+  const preview = async (news: Record<string, unknown>) => {
+    const req = new pb.UpdateRequest();
+    req.setUrn(URN("Service", "web"));
+    req.setType("cloudplatform:index:Service");
+    req.setId("s1");
+    req.setOlds(struct(olds));
+    req.setOldInputs(struct(oldInputs));
+    req.setNews(struct(news));
+    req.setPreview(true);
+    return (await call<pb.UpdateResponse>("update", req)).getProperties()!.toJavaScript() as Record<string, unknown>;
+  };
+  // A new image redeploys: the deploy outputs are unknown, the id-like ones stay, the new input shows.
+  const image = await preview({ ...oldInputs, image: "nginx:2" });
+  expect(image).toMatchObject({ image: "nginx:2", url: olds.url, regionLabel: "Cape Town", createdAt: olds.createdAt, port: 8080, suspension: "NONE" });
+  for (const k of ["latestDeployId", "latestDeployStatus", "lastDeployedAt", "status", "health", "runtime", "framework"]) expect(image[k]).toBe(UNKNOWN);
+  // A new timeout changes nothing the platform holds; a removed port is the platform's choice again.
+  const timeout = await preview({ ...oldInputs, timeout: "5m" });
+  expect(timeout).toMatchObject({ latestDeployId: "d1", status: "ACTIVE", url: olds.url, timeout: "5m", port: 8080 });
+  const { port: _port, ...noPort } = oldInputs;
+  expect(await preview(noPort)).toMatchObject({ port: UNKNOWN, latestDeployId: "d1" });
+  // A rename changes the URL, which names the service (no subdomain here).
+  expect(await preview({ ...oldInputs, name: "web-2" })).toMatchObject({ name: "web-2", url: UNKNOWN, latestDeployId: "d1" });
+
+  const diff = new pb.DiffRequest();
+  diff.setUrn(URN("Service", "web"));
+  diff.setType("cloudplatform:index:Service");
+  diff.setOlds(struct(olds));
+  diff.setOldInputs(struct(oldInputs));
+  diff.setNews(struct({ ...oldInputs, image: "nginx:2" }));
+  const d = await call<pb.DiffResponse>("diff", diff);
+  expect(d.getReplacesList()).toEqual([]);
+  expect(d.getStablesList()).toEqual(expect.arrayContaining(["environmentId", "url", "regionLabel", "createdAt", "suspension"]));
+  expect(d.getStablesList()).not.toContain("latestDeployId");
+  expect(d.getStablesList()).not.toContain("image");
+});
+
 test("a key that reaches several workspaces: the error names the explicit Provider's workspaceId argument, or the stack's config for the default provider", async () => {
   const other = await serve();
   const c = new ResourceProviderClient(`127.0.0.1:${other.port}`, grpc.credentials.createInsecure());

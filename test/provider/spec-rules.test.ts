@@ -55,9 +55,9 @@ const ROWS: Row[] = [
   { rule: "port 1-65535", spec: "§4.3 port", kind: "Service", inputs: { ...web, port: 70000 }, property: "port", message: "must be 1 to 65535", parent: "environmentId" },
   { rule: "tier is one of the listed values", spec: "§4.3 tier", kind: "Service", inputs: { ...web, tier: "HUGE" }, property: "tier", message: "must be one of FREE", parent: "environmentId" },
   { rule: "subdomain is a DNS label", spec: "§4.3 subdomain", kind: "Service", inputs: { ...web, subdomain: "Not_A_Label" }, property: "subdomain", message: "DNS label", parent: "environmentId" },
-  { rule: "env var key shape", spec: "§2.3 V1EnvVarInput", kind: "Service", inputs: { ...web, envVars: [{ key: "1BAD", value: "x" }] }, property: "envVars.0.key", message: "must start with a letter", parent: "environmentId" },
+  { rule: "env var key shape", spec: "§2.3 V1EnvVarInput", kind: "Service", inputs: { ...web, envVars: [{ key: "1BAD", value: "x" }] }, property: "envVars[0].key", message: "must start with a letter", parent: "environmentId" },
   { rule: "env var keys unique", spec: "§4.3 upsert by key", kind: "Service", inputs: { ...web, envVars: [{ key: "A", value: "1" }, { key: "A", value: "2" }] }, property: "envVars", message: "declared twice", parent: "environmentId" },
-  { rule: "secret file path has no '..'", spec: "§4.3 secret-files path", kind: "Service", inputs: { ...web, secretFiles: [{ path: "../etc/passwd", content: "x" }] }, property: "secretFiles.0.path", message: "must not contain '..'", parent: "environmentId" },
+  { rule: "secret file path has no '..'", spec: "§4.3 secret-files path", kind: "Service", inputs: { ...web, secretFiles: [{ path: "../etc/passwd", content: "x" }] }, property: "secretFiles[0].path", message: "must not contain '..'", parent: "environmentId" },
   { rule: "secret file paths unique", spec: "§4.3 PUT secret-files: one file per path", kind: "Service", inputs: { ...web, secretFiles: [{ path: "/a", content: "1" }, { path: "/a", content: "2" }] }, property: "secretFiles", message: "declared twice", parent: "environmentId" },
   { rule: "healthCheckPath starts with '/'", spec: "§4.3 healthCheckPath", kind: "Service", inputs: { ...web, healthCheckPath: "health" }, property: "healthCheckPath", message: "must start with '/'", parent: "environmentId" },
   // EnvVar, SecretFile (§4.3)

@@ -1,14 +1,15 @@
 // The StaticSite handlers called directly against the in-process emulator: check (content hash,
 // path errors, unknowns), the deterministic zip, diff, and create/read/update/delete.
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { request } from "undici";
 import { makeContext } from "../../provider/config";
 import { type Context, ResourceInitError, UNKNOWN } from "../../provider/resources/framework";
 import { StaticSite, type StaticSiteInputs } from "../../provider/resources/staticSite";
-import { artifactOf, deterministicZip, siteFiles } from "../../provider/resources/staticSiteContent";
+import { artifactOf, deterministicZip, MAX_UPLOAD_BYTES, siteFiles, sizeProblem } from "../../provider/resources/staticSiteContent";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/helpers";
 
@@ -168,4 +169,65 @@ test("a deploy that does not go live in time leaves the site in state as created
   const fixed = await StaticSite.update!(ctx, err.id, err.properties, inputs);
   expect(fixed.outs.contentHash).toBe(inputs.contentHash);
   expect((await ctx.client.get<any>(`/v1/deploys/${fixed.outs.deployId}`)).status).toBe("RUNNING");
+});
+
+test("check refuses what create would: an environmentId that is not a uuid, content over the upload limit (naming path)", () => {
+  expect(check({ path: site(), environmentId: "prod" }).failures).toEqual([
+    { property: "environmentId", reason: expect.stringMatching(/^environmentId: must be a uuid/) },
+  ]);
+  const big = write("big.html", "x".repeat(MAX_UPLOAD_BYTES + 1));
+  expect(check({ path: big }).failures).toEqual([
+    { property: "path", reason: `path: the content is ${MAX_UPLOAD_BYTES + 1} bytes; the platform takes uploads of at most ${MAX_UPLOAD_BYTES} bytes` },
+  ]);
+  // A folder is measured zipped, and only zipped when its files could come near the limit.
+  writeFileSync(join(site(), "blob.bin"), randomBytes(4096));
+  expect(sizeProblem(site(), siteFiles(site()), 1_000)).toMatch(/^the content is \d+ bytes zipped; the platform takes uploads of at most 1000 bytes$/);
+  expect(sizeProblem(site(), siteFiles(site()))).toBeUndefined();
+});
+
+test("state holds no machine's path: inside the program's folder path is kept relative, the same folder named another way is no change", () => {
+  const inside = join("test", "programs", "static-site", "site");
+  expect(check({ path: inside }).inputs!.path).toBe("test/programs/static-site/site");
+  expect(check({ path: resolve(inside) }).inputs!.path).toBe("test/programs/static-site/site");
+  expect(check({ path: `./${inside}/` }).inputs!.path).toBe("test/programs/static-site/site");
+  expect(check({ path: site() }).inputs!.path).toBe(site()); // outside it: as given
+  const olds = { path: resolve(inside), environmentId, name: "docs", indexPath: "index.html", spaFallback: false, timeout: null, contentHash: "sha256:a", url: null, serviceId: "s", deployId: "d", createdAt: null };
+  const news = { path: "test/programs/static-site/site", environmentId, name: "docs", indexPath: "index.html", spaFallback: false, contentHash: "sha256:a" };
+  expect(StaticSite.diff!("s", olds, news)).toMatchObject({ changes: false });
+  expect(StaticSite.diff!("s", olds, { ...news, path: site() })).toMatchObject({ changes: true, replaces: [] });
+});
+
+test("a missing environment fails the create before any upload is reserved", async () => {
+  const inputs = check({ path: site(), environmentId: "7d3c1a0e-5b2f-4c8d-9e6a-1f2b3c4d5e6f", name: "docs" }).inputs!;
+  const err = await failure(StaticSite.create(ctx, inputs));
+  expect(err.message).toBe("environmentId: no environment 7d3c1a0e-5b2f-4c8d-9e6a-1f2b3c4d5e6f (or the API key cannot see it)");
+  expect((await emu.leftovers()).staticUploads).toBeUndefined();
+});
+
+test("the platform's own redeploy (a custom domain coming or going) is not drift; another deploy is", async () => {
+  const inputs = check({ path: site(), environmentId, name: "docs" }).inputs!;
+  const created = await StaticSite.create(ctx, inputs);
+  const domain = await ctx.client.create<any>(`/v1/services/${created.id}/custom-domains`, { domain: "docs.example.com" });
+  await ctx.client.delete(`/v1/custom-domains/${domain.id}`);
+  const deploys = await ctx.client.list<any>(`/v1/services/${created.id}/deploys`);
+  expect(deploys.map((d) => `${d.trigger} ${d.status}`)).toEqual(["SYSTEM RUNNING", "FIRST_DEPLOY REPLACED"]);
+  const read = await StaticSite.read!(ctx, created.id, created.outs);
+  expect(read.props).toEqual(created.outs);
+  expect(StaticSite.diff!(created.id, read.props!, inputs)).toMatchObject({ changes: false });
+  // A deploy by hand serves whatever it was given: shown as drift.
+  await ctx.client.create(`/v1/services/${created.id}/deploys`, undefined);
+  expect((await StaticSite.read!(ctx, created.id, created.outs)).props!.contentHash).toContain("was made outside Pulumi");
+});
+
+test("a publish refused for a name taken in the environment reserves no upload; an upload never published is forgotten when its URL expires", async () => {
+  const first = await StaticSite.create(ctx, check({ path: site(), environmentId, name: "docs" }).inputs!);
+  const err = await failure(StaticSite.create(ctx, check({ path: site(), environmentId, name: "DOCS" }).inputs!));
+  expect(err.message).toBe(`name: environment ${environmentId} already has a service named 'docs' (${first.id}); names are unique in an environment`);
+  expect((await emu.leftovers()).staticUploads).toBe(1); // the one the first site published
+  // Bytes uploaded, never published (the create failed after the upload): gone once the URL expires.
+  const u = await ctx.client.post<any>("/v1/static-uploads", { filename: "x.html", contentType: "text/html", sizeBytes: 3 });
+  await request(u.url, { method: "PUT", headers: Object.fromEntries(u.headers.map((h: any) => [h.name, h.value])), body: "<p>" });
+  await emu.control("POST", "/time", { advanceMs: 901_000 });
+  await ctx.client.post("/v1/static-uploads", { filename: "y.html", contentType: "text/html", sizeBytes: 3 });
+  expect((await emu.leftovers()).staticUploads).toBe(2); // the published one and the new reservation
 });

@@ -28,7 +28,7 @@ def main():
             pulumi_command=auto.PulumiCommand(root=os.environ["PULUMI_ROOT"], skip_version_check=True),
         ),
     )
-    preview = stack.preview(expect_no_changes=True, diff=True)
+    preview = stack.preview(refresh=True, expect_no_changes=True, diff=True)
     print(json.dumps({"preview": changes(preview.change_summary)}))
 
 

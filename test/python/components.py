@@ -53,7 +53,7 @@ def main():
         seen["records"] = out["records"]
         seen["platform"] = api("GET", f"/v1/workspaces/{os.environ['CLOUDPLATFORM_WORKSPACE_ID']}/mail/domains/{out['domainId']}")["domain"]["status"]
 
-        seen["preview"] = changes(stack.preview(expect_no_changes=True).change_summary)
+        seen["preview"] = changes(stack.preview(refresh=True, expect_no_changes=True).change_summary)
 
         records = api("GET", f"/v1/dns-zones/{out['zoneId']}/records")["data"]
         dkim = next(r for r in records if r["type"] == "TXT" and "_domainkey" in r["name"])

@@ -1,6 +1,6 @@
 """A Project with an Environment through the native plugin, from Python: the Automation API's inline
 program serves the language runtime from this process, so no Python language host is needed.
-Run by test/lifecycle/python.test.ts: up, an empty preview, drift found by refresh and repaired by
+Run by test/lifecycle/python.test.ts: up, an empty preview (with a refresh), drift found by refresh and repaired by
 up, destroy, nothing left. Prints one JSON line of what it saw; exits non-zero on any failure."""
 import json
 import os
@@ -59,7 +59,7 @@ def main():
         seen["kind"] = up.outputs["kind"].value
         seen["description"] = api("GET", f"/v1/projects/{project_id}")["description"]
 
-        seen["preview"] = changes(stack.preview(expect_no_changes=True).change_summary)
+        seen["preview"] = changes(stack.preview(refresh=True, expect_no_changes=True).change_summary)
 
         api("PATCH", f"/v1/projects/{project_id}", {"description": "edited by hand"})
         seen["drift"] = changes(stack.preview(refresh=True).change_summary)

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PreviewResult, PulumiFn, UpResult } from "@pulumi/pulumi/automation";
+import type { EngineEvent, PreviewResult, PulumiFn, UpResult } from "@pulumi/pulumi/automation";
 import { openStack, ROOT, type StackHandle, TOOLS_BIN } from "../../scripts/pulumi-env";
 import type { TestEmulator } from "./emulator";
 
@@ -55,4 +55,38 @@ export async function inlineStack(
 export function changes(r: PreviewResult | UpResult): Record<string, number> {
   const summary = "changeSummary" in r ? r.changeSummary : r.summary.resourceChanges ?? {};
   return Object.fromEntries(Object.entries(summary).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)) as Record<string, number>;
+}
+
+/** The engine's step for each resource, keyed `<Kind>::<name>` (components and the stack left out). */
+export type Steps = Record<string, "same" | "create" | "update" | "replace" | "delete">;
+
+const RANK = { same: 0, delete: 1, create: 2, update: 3, replace: 4 } as const;
+
+/**
+ * Records the step the engine takes (or, in a preview, plans) for each resource, from the
+ * operation's events: pass `onEvent` to preview or up, then read `steps`. A replacement's several
+ * steps read as one `replace`; refresh steps are left out.
+ */
+export function stepRecorder(): { onEvent: (e: EngineEvent) => void; steps: Steps } {
+  const steps: Steps = {};
+  const onEvent = (e: EngineEvent) => {
+    const m = e.resourcePreEvent?.metadata;
+    if (!m || m.op === "refresh" || m.op === "read") return;
+    if (!/^(cloudplatform:index:|pulumi-nodejs:dynamic\/cloudplatform:)/.test(m.type) || /:Verified\w+$/.test(m.type)) return;
+    const kind = m.type.split(":").pop()!;
+    const name = m.urn.split("::").pop()!;
+    const op = /replace/.test(m.op) ? "replace" : (m.op as keyof typeof RANK);
+    if (!(op in RANK)) return;
+    const key = `${kind}::${name}`;
+    if (!steps[key] || RANK[op] > RANK[steps[key]]) steps[key] = op;
+  };
+  return { onEvent, steps };
+}
+
+/**
+ * After a successful `up`: refresh finds no drift and the program no change, which is what a
+ * nightly `pulumi preview --refresh --expect-no-changes` asserts.
+ */
+export async function expectNoDrift(s: StackHandle): Promise<void> {
+  expect(changes(await s.stack.preview({ refresh: true, expectNoChanges: true, diff: true }))).toEqual({});
 }

@@ -79,7 +79,7 @@ func (BucketState) ElementType() reflect.Type {
 type bucketArgs struct {
 	// The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
 	CorsRules []CorsRule `pulumi:"corsRules"`
-	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
 	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
 	Name *string `pulumi:"name"`
@@ -97,7 +97,7 @@ type bucketArgs struct {
 type BucketArgs struct {
 	// The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
 	CorsRules CorsRuleArrayInput
-	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
 	ForceDestroy pulumi.BoolPtrInput
 	// Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
 	Name pulumi.StringPtrInput

@@ -28,7 +28,7 @@ type StaticSite struct {
 	IndexPath pulumi.StringOutput `pulumi:"indexPath"`
 	// Site (service) name.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The published directory or file.
+	// The published directory or file, relative to the program's directory when it lies inside it.
 	Path pulumi.StringOutput `pulumi:"path"`
 	// The STATIC service behind the site (also the resource id).
 	ServiceId pulumi.StringOutput `pulumi:"serviceId"`
@@ -89,7 +89,7 @@ type staticSiteArgs struct {
 	IndexPath *string `pulumi:"indexPath"`
 	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
 	Name *string `pulumi:"name"`
-	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
 	Path string `pulumi:"path"`
 	// Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
 	SpaFallback *bool `pulumi:"spaFallback"`
@@ -105,7 +105,7 @@ type StaticSiteArgs struct {
 	IndexPath pulumi.StringPtrInput
 	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
 	Name pulumi.StringPtrInput
-	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
 	Path pulumi.StringInput
 	// Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
 	SpaFallback pulumi.BoolPtrInput
@@ -180,7 +180,7 @@ func (o StaticSiteOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The published directory or file.
+// The published directory or file, relative to the program's directory when it lies inside it.
 func (o StaticSiteOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v *StaticSite) pulumi.StringOutput { return v.Path }).(pulumi.StringOutput)
 }

@@ -32,7 +32,7 @@ class BucketArgs:
         The set of arguments for constructing a Bucket resource.
 
         :param pulumi.Input[Sequence[pulumi.Input['CorsRuleArgs']]] cors_rules: The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
-        :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+        :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
         :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
         :param Any policy: The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
         :param pulumi.Input[_builtins.str] region: Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.
@@ -70,7 +70,7 @@ class BucketArgs:
     @pulumi.getter(name="forceDestroy")
     def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+        Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
         """
         return pulumi.get(self, "force_destroy")
 
@@ -159,7 +159,7 @@ class Bucket(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['CorsRuleArgs', 'CorsRuleArgsDict']]]] cors_rules: The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
-        :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails.
+        :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
         :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
         :param Any policy: The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
         :param pulumi.Input[_builtins.str] region: Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.

@@ -28,7 +28,7 @@ class StaticSiteArgs:
         """
         The set of arguments for constructing a StaticSite resource.
 
-        :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+        :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
         :param pulumi.Input[_builtins.str] environment_id: Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
         :param pulumi.Input[_builtins.str] index_path: Page served at '/'; default index.html. Changing it deploys in place.
         :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
@@ -51,7 +51,7 @@ class StaticSiteArgs:
     @pulumi.getter
     def path(self) -> pulumi.Input[_builtins.str]:
         """
-        A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+        A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
         """
         return pulumi.get(self, "path")
 
@@ -141,7 +141,7 @@ class StaticSite(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] environment_id: Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
         :param pulumi.Input[_builtins.str] index_path: Page served at '/'; default index.html. Changing it deploys in place.
         :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory.
+        :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
         :param pulumi.Input[_builtins.bool] spa_fallback: Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
         :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
         """
@@ -284,7 +284,7 @@ class StaticSite(pulumi.CustomResource):
     @pulumi.getter
     def path(self) -> pulumi.Output[_builtins.str]:
         """
-        The published directory or file.
+        The published directory or file, relative to the program's directory when it lies inside it.
         """
         return pulumi.get(self, "path")
 

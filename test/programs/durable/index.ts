@@ -1,6 +1,6 @@
 // Crash- and fault-recovery scenarios: `projects` (N projects), `mixed` (5 per group of
-// project, environment, service, env var and secret file, plus a zone with 4 records and sets), `service` (one service whose deploy wait can be interrupted) and `bad-schedule`
-// (a rule broken under a parent not created yet).
+// project, environment, service, env var and secret file, plus a zone with 4 records and sets), `service` (one service whose deploy wait can be interrupted), `bad-schedule`
+// (a rule broken under a parent not created yet) and `suppression` (one the program may drop).
 import * as pulumi from "@pulumi/pulumi";
 import * as cloud from "pulumi-cloudplatform";
 
@@ -45,5 +45,12 @@ if (mode === "bad-schedule") {
 if (mode === "service") {
   const project = new cloud.Project("app", { name: `${tag}-svc` });
   const env = new cloud.Environment("production", { projectId: project.id, name: "production" });
-  new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1.27", timeout: "5m" });
+  new cloud.Service("web", { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1.27", timeout: config.get("timeout") ?? "5m" });
+}
+
+if (mode === "suppression") {
+  // A suppression the program may stop declaring, with or without retainOnDelete.
+  if (config.getBoolean("keep") ?? true) {
+    new cloud.Suppression("angry", { address: config.require("address") }, { retainOnDelete: config.getBoolean("retain") ?? false });
+  }
 }

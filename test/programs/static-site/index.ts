@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as cloud from "pulumi-cloudplatform";
 
-// siteDir: a copy of ./site the test edits between runs.
+// The test runs a copy of this folder, whose ./site it edits between runs.
 const config = new pulumi.Config();
 const project = new cloud.Project("sites", { name: "sites-test" });
 const env = new cloud.Environment("production", { projectId: project.id, name: "production" });
 
 const site = new cloud.StaticSite("docs", {
-  path: config.require("siteDir"),
+  path: config.get("siteDir") ?? "./site",
   environmentId: env.id,
   name: "docs",
   timeout: "2m",
