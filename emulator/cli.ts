@@ -125,8 +125,11 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) {
       process.stderr.write("cloudplatform-emulator: stopping now\n");
-      emulator.closeNow();
-      process.exit(1);
+      try {
+        emulator.closeNow();
+      } finally {
+        process.exit(1);
+      }
     }
     stopping = true;
     try {

@@ -125,14 +125,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       // New connections are refused at once; requests under way finish (bounded), then what they use closes.
       running.stopping = true;
       const grace = setTimeout(() => app.server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
+      // Each step runs even when one before it fails: the databases and the state's lock must not outlive us.
       try {
         await Promise.all([app.close(), dns?.close()]);
       } finally {
         clearTimeout(grace);
+        running.emit("close", undefined);
+        try {
+          await closeAllDatabases(running);
+        } finally {
+          await state?.close();
+        }
       }
-      running.emit("close", undefined);
-      await closeAllDatabases(running);
-      await state?.close();
       if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });
     })()),
     closeNow: () => state?.closeNow(),

@@ -39,6 +39,8 @@ export class StateDir implements Sink {
   private syncing?: Promise<void>;
   private compacting?: Promise<void>;
   private closed = false;
+  /** Set when a failed batch could not be cut off the journal: later lines would follow a broken one. */
+  private broken?: StateError;
 
   private constructor(readonly dir: string, private readonly store: Store, private readonly opts: StateOptions) {
     this.dataDir = join(dir, "data");
@@ -67,17 +69,21 @@ export class StateDir implements Sink {
 
   write(ops: Op[]): void {
     if (this.closed) throw new StateError(`the state ${this.dir} is closed`);
+    if (this.broken) throw this.broken;
     let written: number;
     try {
-      written = writeAll(this.fd, `${encode({ ops })}\n`);
+      written = 0;
+      for (const line of lines(ops)) written += writeAll(this.fd, line);
     } catch (err) {
+      const failed = new StateError(`cannot write the state journal ${join(this.dir, journalName(this.gen))}: ${(err as Error).message}`);
       // A batch written in part would sit in the middle of the journal once the next one lands.
       try {
         ftruncateSync(this.fd, this.journalBytes);
       } catch {
-        // If nothing follows it, the next load ignores it as a torn tail.
+        // Left as the journal's last line, the next load ignores it as a torn tail: write no more.
+        this.broken = failed;
       }
-      throw new StateError(`cannot write the state journal ${join(this.dir, journalName(this.gen))}: ${(err as Error).message}`);
+      throw failed;
     }
     this.journalBytes += written;
     this.unsynced = true;
@@ -122,11 +128,11 @@ export class StateDir implements Sink {
   /** For a process that must exit now: writes what is noted, syncs, unlocks. */
   closeNow(): void {
     if (this.closed) return;
-    this.closed = true;
     try {
       this.store.flush();
       fsyncSync(this.fd);
     } finally {
+      this.closed = true;
       this.store.detach();
       unlock(this.dir);
     }
@@ -211,7 +217,12 @@ export class StateDir implements Sink {
     if (!this.unsynced || this.closed) return Promise.resolve();
     this.unsynced = false;
     const fd = this.fd;
-    this.syncing = new Promise<void>((done) => fsync(fd, () => done())).finally(() => (this.syncing = undefined));
+    this.syncing = new Promise<void>((done) =>
+      fsync(fd, (err) => {
+        if (err) this.log("state journal fsync failed", { error: err.message });
+        done();
+      }),
+    ).finally(() => (this.syncing = undefined));
     return this.syncing;
   }
 
@@ -296,5 +307,18 @@ function startTime(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A batch as one journal line; a batch too long for one string (several large objects written in
+ * the same turn) as one line per op.
+ */
+function lines(ops: Op[]): string[] {
+  try {
+    return [`${encode({ ops })}\n`];
+  } catch (err) {
+    if (!(err instanceof RangeError) || ops.length === 1) throw err;
+    return ops.map((op) => `${encode({ ops: [op] })}\n`);
   }
 }

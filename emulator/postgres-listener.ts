@@ -54,6 +54,10 @@ export class ServiceListener {
     const reader = new Reader();
     let params: Record<string, string> | undefined;
     const salt = randomBytes(4);
+    // Postgres' own authentication_timeout: a client that never finishes logging in is dropped.
+    const login = setTimeout(() => fatal(client, "08P01", "canceling authentication due to timeout"), 60_000);
+    login.unref();
+    client.on("close", () => clearTimeout(login));
 
     const onData = (chunk: Buffer) => {
       reader.push(chunk);
@@ -82,8 +86,14 @@ export class ServiceListener {
         params = p;
         client.write(md5Challenge(salt));
       }
-      const m = reader.message();
+      let m: { type: number; body: Buffer } | null;
+      try {
+        m = reader.message();
+      } catch (e) {
+        return fatal(client, "08P01", (e as Error).message);
+      }
       if (!m) return;
+      clearTimeout(login);
       client.off("data", onData);
       client.pause();
       const db = this.hooks.settings();

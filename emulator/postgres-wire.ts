@@ -26,8 +26,9 @@ export class Reader {
     this.buf = this.buf.subarray(len);
     return out;
   }
-  /** A typed message: its type byte and body, or null until it is whole. */
+  /** A typed message before login (the password): its type byte and body, or null until it is whole. */
   message(): { type: number; body: Buffer } | null {
+    if (this.buf.length >= 5 && (this.buf.readInt32BE(1) < 4 || this.buf.readInt32BE(1) > MAX_STARTUP)) throw new Error("invalid message length");
     if (this.buf.length < 5 || this.buf.length < 1 + this.buf.readInt32BE(1)) return null;
     const len = this.buf.readInt32BE(1);
     const out = { type: this.buf[0], body: this.buf.subarray(5, 1 + len) };

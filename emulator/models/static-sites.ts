@@ -343,6 +343,8 @@ extendControl((app, emu) => {
   const serve = async (req: { params: unknown }, reply: any) => {
     const p = req.params as { label: string; "*"?: string };
     const out = serveSite(emu, p.label, p["*"] ?? "");
+    // A site runs on the emulator's own origin: sandboxed, its scripts cannot read the control API.
+    reply.header("content-security-policy", "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads");
     return reply.code(out.status).type(out.contentType).send(out.body);
   };
   app.get("/_sites/:label", serve);

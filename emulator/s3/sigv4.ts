@@ -73,8 +73,11 @@ export const stringToSign = (amzDate: string, scope: Scope, canonical: string) =
 
 export const sign = (key: Buffer, text: string) => createHmac("sha256", key).update(text).digest("hex");
 
+const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
+
+/** Compares in constant time; anything but a lower-case hex signature simply does not match. */
 export function sameSignature(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  return HEX_SIGNATURE.test(a) && HEX_SIGNATURE.test(b) && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;

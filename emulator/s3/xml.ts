@@ -30,8 +30,11 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 function unescapeXml(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (whole, ent: string) => {
-    if (ent.startsWith("#x")) return String.fromCodePoint(parseInt(ent.slice(2), 16));
-    if (ent.startsWith("#")) return String.fromCodePoint(parseInt(ent.slice(1), 10));
+    if (ent.startsWith("#")) {
+      const code = ent.startsWith("#x") ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+      if (code > 0x10ffff) throw malformed();
+      return String.fromCodePoint(code);
+    }
     if (ENTITIES[ent] === undefined) throw malformed();
     return ENTITIES[ent];
   });

@@ -2,7 +2,8 @@
 // The provider accepts secrets (the engine asks it of a provider that constructs components, and a
 // secret nested in a list then arrives as that one value, not the whole list), but not resources or
 // outputs: handlers see plain values, and each response marks secret what the request held as
-// secret, plus the resource's own secrets. Unknowns stay the engine's sentinel string, which is
+// secret (the value itself where it comes back unchanged, else its whole property), plus the
+// resource's own secrets. Unknowns stay the engine's sentinel string, which is
 // framework.UNKNOWN.
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { UNKNOWN } from "../resources/framework";
@@ -78,11 +79,17 @@ export function toStruct(props: Props | undefined, secrets: readonly string[] | 
   const spec: SecretSpec = Array.isArray(secrets) ? { keys: secrets as readonly string[] } : (secrets as SecretSpec);
   let clean = JSON.parse(JSON.stringify(props ?? {})) as Props;
   const paths: SecretPath[] = [...(spec.paths ?? [])];
+  const whole = new Set([...(spec.keys ?? []), ...(spec.from?.whole ?? [])]);
   for (const [key, values] of spec.from?.strings ?? []) {
-    if (!spec.from?.whole.has(key)) collectStrings(clean[key], [key], values, paths);
+    if (whole.has(key)) continue;
+    const found = new Set<string>();
+    collectStrings(clean[key], [key], values, paths, found);
+    // A secret the handler rewrote (trimmed, folded into a JSON document) cannot be found by value:
+    // the whole property stays secret rather than let it reach state in plain text.
+    if (found.size < values.size && clean[key] !== undefined) whole.add(key);
   }
   clean = markSecretPaths(clean, paths);
-  for (const key of [...(spec.keys ?? []), ...(spec.from?.whole ?? [])]) {
+  for (const key of whole) {
     const v = clean[key];
     if (key in clean && v !== null && v !== UNKNOWN && !isSecretValue(v)) clean[key] = secretValue(v);
   }
@@ -97,9 +104,12 @@ export function containsSecrets(v: unknown): boolean {
 }
 
 /** The paths of the strings under `v` that are among `values`. */
-function collectStrings(v: unknown, at: SecretPath, values: Set<string>, out: SecretPath[]): void {
+function collectStrings(v: unknown, at: SecretPath, values: Set<string>, out: SecretPath[], found: Set<string>): void {
   if (typeof v === "string") {
-    if (values.has(v)) out.push(at);
-  } else if (Array.isArray(v)) v.forEach((x, i) => collectStrings(x, [...at, i], values, out));
-  else if (v && typeof v === "object" && !isSecretValue(v)) for (const [k, x] of Object.entries(v)) collectStrings(x, [...at, k], values, out);
+    if (values.has(v)) {
+      out.push(at);
+      found.add(v);
+    }
+  } else if (Array.isArray(v)) v.forEach((x, i) => collectStrings(x, [...at, i], values, out, found));
+  else if (v && typeof v === "object" && !isSecretValue(v)) for (const [k, x] of Object.entries(v)) collectStrings(x, [...at, k], values, out, found);
 }

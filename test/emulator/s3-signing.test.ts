@@ -48,6 +48,9 @@ test("the Authorization header: AWS's GET Object example verifies; a changed sig
   // malformed claims are named
   expect(codeOf(() => readClaim(request("GET", "/x", { authorization: "AWS AKID:sig" })))).toBe("InvalidRequest");
   expect(codeOf(() => readClaim(request("GET", "/x", { authorization: "AWS4-HMAC-SHA256 Credential=a/b, SignedHeaders=host, Signature=x", "x-amz-content-sha256": EMPTY })))).toBe("AuthorizationHeaderMalformed");
+  // a signature that is not hex (here with a two-byte character) is a mismatch, not a crash
+  const odd = getObject(`\u00e9${"a".repeat(63)}`);
+  expect(codeOf(() => verifyClaim(odd, readClaim(odd)!, SECRET, "us-east-1", AT))).toBe("SignatureDoesNotMatch");
   const noHash = new Map(good.headers);
   noHash.delete("x-amz-content-sha256");
   expect(codeOf(() => readClaim({ ...good, headers: noHash }))).toBe("InvalidRequest");
@@ -173,7 +176,7 @@ test("the XML reader: entities, CDATA, namespaces; anything not well-formed is M
   expect(doc.children.filter((c) => c.name === "Object").map((o) => childText(o, "Key"))).toEqual(['a&b <c> \r\n"', "x<y"]);
   expect(childText(doc, "Quiet")).toBe("true");
   expect(parseXml(el("Key", "a&b <c>\r")).text).toBe("a&b <c>\r");
-  for (const bad of ["<a><b></a></b>", "<a>", "text", "<a></a><b></b>", "<a>&nope;</a>", "<a>1 < 2</a>", ""]) {
+  for (const bad of ["<a><b></a></b>", "<a>", "text", "<a></a><b></b>", "<a>&nope;</a>", "<a>1 < 2</a>", "<a>&#99999999;</a>", "<a>&#x110000;</a>", ""]) {
     expect(codeOf(() => parseXml(bad))).toBe("MalformedXML");
   }
 });

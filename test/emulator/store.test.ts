@@ -80,6 +80,18 @@ test("a change made outside a request (a lifecycle timer) is written on the next
   expect(readState(path).meta).toEqual({ delegations: ["shop.test"] });
 });
 
+test("closeNow, for a process that must exit at once, writes the changes noted but not yet written, and unlocks", async () => {
+  const { store, state } = await openState();
+  const t = store.table<any>("projects");
+  t.insert({ id: "p1" });
+  store.flush();
+  t.insert({ id: "p2" }); // noted, not yet written
+  state.closeNow();
+  expect(onDisk().projects.map((r: any) => r.id)).toEqual(["p1", "p2"]);
+  const again = await openState();
+  expect(again.store.table<any>("projects").all().map((r) => r.id)).toEqual(["p1", "p2"]);
+});
+
 test("replies finishing in the same turn share one write, and none is released before it; a failed write fails them and keeps the changes", async () => {
   const { store, flushErrors } = await openState();
   const t = store.table<any>("projects");

@@ -9,7 +9,7 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { serve } from "../../provider/plugin/server";
-import { SECRET_SIG, SIG } from "../../provider/plugin/values";
+import { requestSecrets, SECRET_SIG, SIG, toStruct } from "../../provider/plugin/values";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { emulator, type TestEmulator } from "../support/emulator";
 
@@ -104,6 +104,27 @@ test("secrets per value: a secret variable's value, or a value the program sent 
   project.setType("cloudplatform:index:Project");
   project.setNews(struct({ name: "p", description: secret("hidden text") }));
   expect((await call<pb.CheckResponse>("check", project)).getInputs()!.toJavaScript()).toEqual({ name: "p", description: secret("hidden text") });
+});
+
+test("a nested secret the handler rewrites cannot be found by value: its whole property stays secret", async () => {
+  const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  // a TXT record's content comes back from create unquoted and trimmed
+  const sent = struct({ records: [{ name: "v", type: "TXT", content: secret('"tok-123 "') }, { name: "w", type: "TXT", content: "plain" }] });
+  const records = toStruct({ records: [{ name: "v", type: "TXT", content: "tok-123" }, { name: "w", type: "TXT", content: "plain" }] }, { from: requestSecrets(sent) })
+    .toJavaScript().records as any;
+  expect(records[SIG]).toBe(SECRET_SIG);
+  // unchanged, the secret is marked on its own and the rest stays readable
+  const same = toStruct({ records: [{ name: "v", type: "TXT", content: '"tok-123 "' }] }, { from: requestSecrets(sent) }).toJavaScript().records as any;
+  expect(same).toEqual([{ name: "v", type: "TXT", content: secret('"tok-123 "') }]);
+
+  // a bucket policy given as an object is folded into JSON text by check
+  const bucket = new pb.CheckRequest();
+  bucket.setUrn(URN("Bucket", "b"));
+  bucket.setType("cloudplatform:index:Bucket");
+  bucket.setNews(struct({ name: "assets-b", policy: { Statement: [{ Sid: secret("hiddensid"), Effect: "Allow", Action: "s3:GetObject", Principal: "*", Resource: "*" }] } }));
+  const checked = (await call<pb.CheckResponse>("check", bucket)).getInputs()!.toJavaScript() as any;
+  expect(JSON.stringify(checked)).toContain("hiddensid");
+  expect(checked.policy[SIG]).toBe(SECRET_SIG);
 });
 
 test("a Bucket with no name is <logical name>-<suffix>, the suffix from the URN: the same at every check", async () => {
