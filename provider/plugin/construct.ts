@@ -54,15 +54,24 @@ const builders: Record<string, Builder> = {
 export const componentTokens = Object.keys(builders);
 
 // A failure inside the runtime (a child's registration refused, say) can surface as a rejection
-// nobody awaits; it fails the calls in flight instead of the plugin process.
+// nobody awaits: while a Construct runs, it fails the calls in flight (which of them caused it
+// cannot be told; its message names the resource) instead of the plugin process. With none in
+// flight the handlers are off, and Node's own behaviour applies.
 const inFlight = new Set<(err: unknown) => void>();
-let watching = false;
-function watchUncaught(): void {
-  if (watching) return;
-  watching = true;
-  const failAll = (err: unknown) => inFlight.forEach((fail) => fail(err));
-  process.on("unhandledRejection", failAll);
-  process.on("uncaughtException", failAll);
+const failAll = (err: unknown) => inFlight.forEach((fail) => fail(err));
+function track(fail: (err: unknown) => void): () => void {
+  if (inFlight.size === 0) {
+    process.on("unhandledRejection", failAll);
+    process.on("uncaughtException", failAll);
+  }
+  inFlight.add(fail);
+  return () => {
+    inFlight.delete(fail);
+    if (inFlight.size === 0) {
+      process.off("unhandledRejection", failAll);
+      process.off("uncaughtException", failAll);
+    }
+  };
 }
 
 /** Builds the component the request names, and answers with its URN and state. */
@@ -70,9 +79,8 @@ export function construct(req: pb.ConstructRequest, engineAddress: string | unde
   const build = builders[req.getType()];
   if (!build) return Promise.reject(new Error(`cloudplatform: unknown component type '${req.getType()}'`));
   if (!engineAddress) return Promise.reject(new Error("cloudplatform: Construct needs the engine's address, which the engine passes when it starts the plugin"));
-  watchUncaught();
   return new Promise<pb.ConstructResponse>((resolve, reject) => {
-    inFlight.add(reject);
+    const untrack = track(reject);
     internal.state
       .withLocalStorage(async () => {
         settings.resetOptions(req.getProject(), req.getStack(), req.getParallel(), engineAddress, req.getMonitorendpoint(), req.getDryrun(), req.getOrganization());
@@ -93,7 +101,7 @@ export function construct(req: pb.ConstructRequest, engineAddress: string | unde
         return res;
       })
       .then(resolve, reject)
-      .finally(() => inFlight.delete(reject));
+      .finally(untrack);
   });
 }
 
