@@ -72,7 +72,8 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   // ---- check ----
   check(olds, news, who = {}) {
     // A generated name is kept, unless a change is sure to replace the bucket: the replacement
-    // then gets a fresh name, so it can be created before the old one is deleted.
+    // then gets a fresh name, so it does not collide with the old one where a program sets
+    // deleteBeforeReplace: false (by default the old bucket goes first).
     const { __logicalName, __autoNamed: _, ...given } = news;
     const autoNamed = given.name === undefined;
     const replacing = DIFF.replace.some((k) => k !== "name" && (olds as Record<string, unknown>)[k] !== undefined && given[k] !== undefined
@@ -165,7 +166,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
 /**
  * `<logical name>-<suffix>`, the suffix drawn from the resource's identity (its URN on the plugin)
  * and the inputs whose change replaces the bucket: the same in preview and in `up`, and another
- * one for a replacement, which may then be created before the old bucket goes. (The engine's
+ * one for a replacement. (The engine's
  * randomSeed is not used: 3.248.0 draws a fresh one for every run unless an update plan carries
  * it, so a plain preview would show another name than `up` makes.) Unknown while those inputs are.
  */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { V1EnvVar, V1EnvVarChange } from "../api/services";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst } from "./framework";
 import { id } from "./rules";
-import { envVarItem } from "./service";
+import { envVarItem } from "./serviceSchema";
 
 // ---- schemas ----
 export const envVarInputs = z.object({
@@ -61,7 +61,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const [serviceId, key] = olds.serviceId && olds.key ? [olds.serviceId, olds.key] : splitId(id);
+    const [serviceId, key] = locate(id, olds);
     const v = await findEnvVar(ctx, serviceId, key);
     if (!v || v.linked) return {};
     // A read-only key sees a blanked secret: keep the last known value instead of reporting drift.
@@ -78,7 +78,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
 
   // ---- delete ----
   async delete(ctx, id, olds) {
-    const [serviceId, key] = olds.serviceId && olds.key ? [olds.serviceId, olds.key] : splitId(id);
+    const [serviceId, key] = locate(id, olds);
     await deleteIgnoringNotFound(() =>
       ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/env-vars/${pathPart(key, "key")}`),
     );
@@ -106,7 +106,9 @@ async function upsert(ctx: Context, i: EnvVarInputs) {
 
 // ---- mappers ----
 export const envVarId = (serviceId: string, key: string) => `${serviceId}/${key}`;
-function splitId(id: string): [string, string] {
+/** The service and key: from state, or from the id (`<serviceId>/<key>`) when there is none (an import). */
+function locate(id: string, olds: { serviceId?: string; key?: string }): [string, string] {
+  if (olds.serviceId && olds.key) return [olds.serviceId, olds.key];
   const [serviceId, key] = splitFirst(id);
   if (!serviceId || !key) throw new Error(`EnvVar id '${id}': expected <serviceId>/<key>`);
   return [serviceId, key];

@@ -77,10 +77,10 @@ export interface ResourceDefinition<I extends Record<string, unknown> = any, O e
   inputs: z.ZodObject<any>;
   outputs: z.ZodObject<any>;
   /**
-   * A forced replacement (`pulumi up --replace`), which the engine makes without asking diff, must
-   * delete the old object first: its name (key, path, address, record) is unique, or the new
-   * create would send the old one's Idempotency-Key and get the old object back. The SDKs make the
-   * `deleteBeforeReplace` option default to true.
+   * Every replacement deletes the old object first (the SDKs make the `deleteBeforeReplace` option
+   * default to true): its name (key, path, address, record) is unique, and a forced replacement
+   * (`pulumi up --replace`), which the engine makes without asking diff, would otherwise send the
+   * old create's Idempotency-Key and get the old object back.
    */
   deleteBeforeReplace?: boolean;
   /** Output properties that are always secret. */
@@ -245,7 +245,7 @@ export function checkWith<I>(
 }
 
 /** A property path as Pulumi reads it: `corsRules[0].allowedMethods[0]`, `labels["a b"]`. */
-export function propertyPath(key: string, path: readonly PropertyKey[] = []): string {
+function propertyPath(key: string, path: readonly PropertyKey[] = []): string {
   let out = key;
   for (const p of path) {
     if (typeof p === "number") out += `[${p}]`;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { V1SecretFile, V1SecretFileChange } from "../api/services";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
-import { secretFileItem } from "./service";
+import { secretFileItem } from "./serviceSchema";
 
 // ---- schemas ----
 export const secretFileInputs = z.object({
@@ -46,7 +46,7 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
 
   // ---- read ----
   async read(ctx, id, olds) {
-    const [serviceId, path] = olds.serviceId && olds.path ? [olds.serviceId, olds.path] : splitId(id);
+    const [serviceId, path] = locate(id, olds);
     const f = await findSecretFile(ctx, serviceId, path);
     if (!f) return {};
     // A read-only key sees blanked contents: keep the last known content instead of reporting drift.
@@ -63,7 +63,7 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
 
   // ---- delete ----
   async delete(ctx, id, olds) {
-    const [serviceId, path] = olds.serviceId && olds.path ? [olds.serviceId, olds.path] : splitId(id);
+    const [serviceId, path] = locate(id, olds);
     await deleteIgnoringNotFound(() =>
       ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/secret-files`, { query: { path: statePart(path, "path") } }),
     );
@@ -90,7 +90,9 @@ async function put(ctx: Context, i: SecretFileInputs) {
 
 // ---- mappers ----
 const secretFileId = (serviceId: string, path: string) => `${serviceId}:${path}`;
-function splitId(id: string): [string, string] {
+/** The service and path: from state, or from the id (`<serviceId>:<path>`) when there is none (an import). */
+function locate(id: string, olds: { serviceId?: string; path?: string }): [string, string] {
+  if (olds.serviceId && olds.path) return [olds.serviceId, olds.path];
   const [serviceId, path] = splitFirst(id, ":");
   if (!serviceId || !path) throw new Error(`SecretFile id '${id}': expected <serviceId>:<path>`);
   return [serviceId, path];
