@@ -53,17 +53,18 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
       const failures: CheckFailure[] = i.records.flatMap((r, n) => recordFailures(r, `records[${n}].`));
       const seen = new Map<string, number>();
       const cnames = new Map<string, number>();
-      i.records.forEach((r, n) => {
-        const key = recordKey(normaliseRecord(r));
-        if (seen.has(key)) failures.push({ property: `records[${n}]`, reason: `records[${n}]: the same record as records[${seen.get(key)}] (${r.type} ${r.name})` });
+      const normal = i.records.map((r) => normaliseRecord(r));
+      normal.forEach((r, n) => {
+        const key = recordKey(r);
+        if (seen.has(key)) failures.push({ property: `records[${n}]`, reason: `records[${n}]: the same record as records[${seen.get(key)}] (${i.records[n].type} ${i.records[n].name})` });
         else seen.set(key, n);
-        if (normaliseRecord(r).type === "CNAME" && !cnames.has(normaliseRecord(r).name)) cnames.set(normaliseRecord(r).name, n);
+        if (r.type === "CNAME" && !cnames.has(r.name)) cnames.set(r.name, n);
       });
       // A CNAME is alone at its name: the zone refuses any other record beside it.
-      i.records.forEach((r, n) => {
-        const at = cnames.get(normaliseRecord(r).name);
+      normal.forEach((r, n) => {
+        const at = cnames.get(r.name);
         if (at !== undefined && at !== n) {
-          failures.push({ property: `records[${n}]`, reason: `records[${n}]: records[${at}] is a CNAME at ${normaliseRecord(r).name}, which cannot share its name with another record` });
+          failures.push({ property: `records[${n}]`, reason: `records[${n}]: records[${at}] is a CNAME at ${r.name}, which cannot share its name with another record` });
         }
       });
       return failures;

@@ -129,14 +129,14 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
   // ---- read ----
   async read(ctx, id, olds) {
     const importing = isImport(olds);
+    const live = await contentDeploy(ctx, id);
     // An import records the deploy whose content is live.
-    const deployId = importing ? ((await contentDeploy(ctx, id))?.id ?? null) : (olds.deployId ?? null);
+    const deployId = importing ? (live?.id ?? null) : (olds.deployId ?? null);
     const outs = await readOutputs(ctx, id, importing ? { path: IMPORTED_PATH } : toInputs(olds), deployId);
     if (!outs) return {};
     // The program owns the content it uploaded. The platform's own redeploys (SYSTEM, e.g. once a
     // custom domain verifies) serve that same content; any other deploy may serve other content:
     // shown as drift, repaired by `up`.
-    const live = await contentDeploy(ctx, id);
     if (live && olds.deployId && live.id !== olds.deployId) {
       outs.contentHash = `unknown: deploy ${live.id} was made outside Pulumi`;
       outs.deployId = live.id;
