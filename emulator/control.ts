@@ -160,7 +160,6 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
       emu.clock.reset();
       emu.emit("reset", undefined);
       emu.log({ kind: "state", msg: "reset: everything users created is forgotten" });
-      emu.save();
     },
   });
 

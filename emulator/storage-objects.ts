@@ -37,7 +37,6 @@ function controlRoutes(app: FastifyInstance, emu: Emu): void {
       const ws = seededWorkspace(body.workspaceId);
       const b = getBucket(emu, ws, bucketRegion(emu, ws, { region: body.region }), body.bucket);
       const o = putObject(emu, b, body.key, Buffer.from(body.content, body.encoding), body.contentType);
-      emu.save();
       return objectView(o);
     },
   });

@@ -49,7 +49,6 @@ extendControl((app, emu) => {
     handler: () => {
       for (const r of records(emu).all()) records(emu).delete(r.id);
       for (const s of sends(emu).all()) sends(emu).delete(s.id);
-      emu.save();
     },
   });
   controlRoute(app, {
@@ -57,7 +56,6 @@ extendControl((app, emu) => {
     handler: () => {
       const table = emu.store.table<{ id: string }>("mailSuppressions");
       for (const s of table.all()) table.delete(s.id);
-      emu.save();
     },
   });
 });
