@@ -8,7 +8,7 @@ import { V1DeployLocation, V1EnvVar, V1SecretFile, V1Service } from "../api/serv
 import { V1StorageBucket } from "../api/storage";
 import type { Context } from "../resources/framework";
 import { normaliseDomain } from "../resources/dnsZone";
-import { normaliseRecord, recordKey } from "../resources/dnsRecord";
+import { normaliseRecord, recordKey } from "../resources/dnsRecordRules";
 
 /** The resource types adopt writes, in the order parents come before children. */
 export const KINDS = [

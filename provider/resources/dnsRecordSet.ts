@@ -6,10 +6,8 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { V1DnsRecord } from "../api/dns";
 import { ConflictError } from "../client";
-import {
-  findRecord, listRecords, normaliseRecord, recordBody, recordFailures, recordFields, recordKey, recordOutputFields, recordSpec,
-  type RecordSpec, recordView, zoneNameOf,
-} from "./dnsRecord";
+import { findRecord, listRecords, recordBody, recordFields, recordOutputFields, recordSpec, recordView, zoneNameOf } from "./dnsRecord";
+import { normaliseRecord, recordFailures, recordKey, type RecordSpec } from "./dnsRecordRules";
 import {
   type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown,
   ResourceInitError, splitFirst, statePart,

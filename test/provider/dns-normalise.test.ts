@@ -1,6 +1,7 @@
 // Name and value normalisation of DnsRecord and DnsRecordSet: the ways a program may spell a record
 // never show as drift, and a real change always does.
-import { DnsRecord, normaliseContent, normaliseName, normaliseRecord, recordBody, recordKey, unquoteTxt } from "../../provider/resources/dnsRecord";
+import { DnsRecord, recordBody } from "../../provider/resources/dnsRecord";
+import { normaliseContent, normaliseName, normaliseRecord, recordKey, unquoteTxt } from "../../provider/resources/dnsRecordRules";
 import { DnsRecordSet, matchRecords } from "../../provider/resources/dnsRecordSet";
 import { UNKNOWN } from "../../provider/resources/framework";
 import { zoneRecords } from "../../sdk/verifiedMailDomain";
