@@ -156,7 +156,7 @@ func run(ctx context.Context) (map[string]any, error) {
 	}
 	projectID, zoneID := out["projectId"].(string), out["zoneId"].(string)
 
-	preview, err := stack.Preview(ctx, optpreview.ExpectNoChanges())
+	preview, err := stack.Preview(ctx, optpreview.Refresh(), optpreview.ExpectNoChanges())
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func run(ctx context.Context) (map[string]any, error) {
 		back = back || (rec["name"] == dkim["name"] && rec["content"] == dkim["content"])
 	}
 	seen["dkimBack"] = back
-	again, err := stack.Preview(ctx, optpreview.ExpectNoChanges())
+	again, err := stack.Preview(ctx, optpreview.Refresh(), optpreview.ExpectNoChanges())
 	if err != nil {
 		return nil, err
 	}

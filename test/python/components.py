@@ -65,7 +65,7 @@ def main():
         seen["repairedStatus"] = repaired.outputs["status"].value
         after = api("GET", f"/v1/dns-zones/{out['zoneId']}/records")["data"]
         seen["dkimBack"] = any(r["name"] == dkim["name"] and r["content"] == dkim["content"] for r in after)
-        seen["previewAfter"] = changes(stack.preview(expect_no_changes=True).change_summary)
+        seen["previewAfter"] = changes(stack.preview(refresh=True, expect_no_changes=True).change_summary)
 
         seen["destroy"] = changes(stack.destroy().summary.resource_changes)
         seen["left"] = api("GET", "/_emulator/state")["total"]
