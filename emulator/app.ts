@@ -16,9 +16,8 @@ import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-export function buildApp(emu: Emu, opts: { logger?: boolean } = {}): FastifyInstance {
+export function buildApp(emu: Emu): FastifyInstance {
   const app = Fastify({
-    logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     genReqId: (req) => {

@@ -94,7 +94,8 @@ export const SCOPES = {
 } satisfies Record<string, ScopeRule>;
 export type ScopeName = keyof typeof SCOPES;
 
-const PREFIX: Record<KeyKind, string> = {
+/** Each key kind's token prefix (the request log tells a credential's kind by it). */
+export const TOKEN_PREFIX: Record<KeyKind, string> = {
   svc_live: "svc_live_",
   svc_pat: "svc_pat_",
   mail_live: "mail_live_",
@@ -111,7 +112,7 @@ const base62 = (n: number): string => {
 };
 
 export function mintToken(kind: KeyKind): string {
-  return PREFIX[kind] + base62(40);
+  return TOKEN_PREFIX[kind] + base62(40);
 }
 
 export class Principal {
@@ -215,7 +216,7 @@ const ALL_SCOPES: (Level | Area)[] = ["READ", "WRITE", "EMAIL_SEND", "DEPLOYS", 
 
 /** A session acts as its user with every scope, in every workspace the user belongs to. */
 function sessionKey(store: Store, token: string, nowIso: string): ApiKey | undefined {
-  if (!token.startsWith(PREFIX.session)) return undefined;
+  if (!token.startsWith(TOKEN_PREFIX.session)) return undefined;
   const s = store.table<Session>("sessions").find((x) => x.token === token);
   if (!s) return undefined;
   if (s.expiresAt <= nowIso) throw unauthorized("The session has expired; sign in again");

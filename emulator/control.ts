@@ -150,10 +150,7 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
   controlRoute(app, {
     method: "POST", url: "/_emulator/reset",
     handler: () => {
-      const keep = Object.fromEntries(
-        Object.entries(emu.store.toJSON()).filter(([name]) => IDENTITY_TABLES.includes(name)),
-      );
-      emu.store.load(keep);
+      emu.store.clearExcept(IDENTITY_TABLES);
       emu.faults.clear();
       emu.rateLimit.set(undefined);
       emu.counters.clear();

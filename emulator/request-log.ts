@@ -1,6 +1,7 @@
 // The dashboard's live request log: the last requests the emulator answered, in a bounded ring
 // buffer. It keeps no header and no body; the path's query values that can carry a credential
 // (presigned signatures, tokens) and anything shaped like a platform key are masked.
+import { TOKEN_PREFIX } from "./auth";
 
 export interface RequestEntry {
   /** Increases by one per request; the dashboard asks for the entries after the last it saw. */
@@ -20,15 +21,13 @@ export interface RequestEntry {
 
 export type RequestInput = Omit<RequestEntry, "seq" | "at" | "path" | "credential"> & { url: string; authorization?: string };
 
-const KEY_SHAPED = /(svc_live_|svc_pat_|mail_live_|mail_test_|sess_)[A-Za-z0-9_-]+/g;
+const BEARER_KINDS = Object.entries(TOKEN_PREFIX).map(([kind, prefix]) => [prefix, kind] as const);
+const KEY_SHAPED = new RegExp(`(${Object.values(TOKEN_PREFIX).join("|")})[A-Za-z0-9_-]+`, "g");
 /** Query parameters whose value can be a credential: by a word of their name (`X-Amz-Signature`, `api_key`), not `max-keys`. */
 const SECRET_WORD = /signature|token|secret|passw|credential/i;
 const SECRET_PART = new Set(["sig", "key", "apikey", "auth", "authorization", "session", "code"]);
 const secretParam = (name: string) => SECRET_WORD.test(name) || name.toLowerCase().split(/[-_.]/).some((p) => SECRET_PART.has(p));
 const MASK = "***";
-const BEARER_KINDS: [string, string][] = [
-  ["svc_live_", "svc_live"], ["svc_pat_", "svc_pat"], ["mail_live_", "mail_live"], ["mail_test_", "mail_test"], ["sess_", "session"],
-];
 
 /** The URL as the log shows it: query values with credential-like names masked, key-shaped text masked. */
 export function safePath(url: string): string {

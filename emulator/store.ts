@@ -113,10 +113,6 @@ export class Store {
     return out;
   }
 
-  clear(): void {
-    this.clearExcept([]);
-  }
-
   /** Empties every table but those named (the tables' objects stay, so handles stay valid). */
   clearExcept(keep: string[]): void {
     for (const [name, rows] of this.tables) if (!keep.includes(name)) rows.clear();
@@ -130,12 +126,6 @@ export class Store {
     const out: Record<string, Row[]> = {};
     for (const [name, rows] of this.tables) out[name] = [...rows.values()];
     return out;
-  }
-
-  /** Replaces everything with these rows. */
-  load(data: Record<string, Row[]>): void {
-    this.clear();
-    for (const [name, rows] of Object.entries(data)) for (const row of rows) this.table(name).insert(row);
   }
 
   /** Every stored row, table by table; safe to interleave with changes (for a snapshot written in steps). */

@@ -1,5 +1,6 @@
 // The DNS zone and record rows, shared by the zone model (dns.ts) and the public resolver
 // (public-dns.ts): both read them from here, so neither imports the other back.
+import { isIP } from "node:net";
 import type { Emu } from "../emu";
 
 export const PLATFORM_NAMESERVERS = ["ns1.cloudplatform.test", "ns2.cloudplatform.test"];
@@ -61,4 +62,23 @@ export function txtValue(content: string): string {
   if (!/^".*"$/s.test(t)) return t;
   const parts = [...t.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
   return parts.length ? parts.join("") : t;
+}
+
+/** One label of a domain name: letters, digits, '-' and '_', not starting or ending with '-'. */
+export const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+const HOST_NAME = /^(?=.{1,253}\.?$)([a-z0-9_*-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/i;
+
+/** Only these record types take a priority. */
+export const takesPriority = (type: string) => type === "MX" || type === "SRV";
+
+/** Why `content` (trimmed) cannot be the content of a record of this type; undefined when it can. */
+export function contentProblem(type: string, content: string): string | undefined {
+  switch (type) {
+    case "A": return isIP(content) === 4 ? undefined : `'${content}' is not an IPv4 address`;
+    case "AAAA": return isIP(content) === 6 ? undefined : `'${content}' is not an IPv6 address`;
+    case "CNAME": case "ALIAS": case "NS": case "MX": return HOST_NAME.test(content) ? undefined : `'${content}' is not a host name`;
+    case "SRV": return /^\d+ \d+ \S+$/.test(content) ? undefined : "an SRV record is '<weight> <port> <target>' (the priority goes in priority)";
+    case "CAA": return /^\d+ (issue|issuewild|iodef) \S+/i.test(content) ? undefined : `a CAA record is '<flags> <issue|issuewild|iodef> "<value>"'`;
+    default: return undefined;
+  }
 }

@@ -2,13 +2,12 @@
 // owner proves control (nameservers pointed at the platform, or the verification TXT record found in
 // public DNS); only published zones of delegated domains are served by the simulated public DNS.
 import { createHash, randomBytes } from "node:crypto";
-import { isIP } from "node:net";
 import { z } from "zod";
 import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, txtValue, zoneRows } from "./dns-records";
+import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, takesPriority, txtValue, zoneRows } from "./dns-records";
 import { isDelegated, resolve } from "./public-dns";
 
 // Routes and other models read the zone and record rows through this module.
@@ -16,7 +15,6 @@ export { organisationalDomain, RECORD_TYPES, recordFqdn } from "./dns-records";
 export type { DnsRecord, DnsZone, RecordType } from "./dns-records";
 
 // ---- names ----
-const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 
 /** Lowercase, no trailing dot; throws a 400 naming `field` when it is not a domain name. */
 export function domainName(raw: string, field = "name"): string {
@@ -150,33 +148,12 @@ function validRecord(zone: DnsZone, input: RecordInput): Omit<DnsRecord, "id" | 
   const name = relativeName(zone, input.name);
   let content = input.content.trim();
   const errors: string[] = [];
-  const hostname = (v: string) => /^(?=.{1,253}\.?$)([a-z0-9_*-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/i.test(v);
-  switch (type) {
-    case "A":
-      if (isIP(content) !== 4) errors.push(`content: '${content}' is not an IPv4 address`);
-      break;
-    case "AAAA":
-      if (isIP(content) !== 6) errors.push(`content: '${content}' is not an IPv6 address`);
-      content = content.toLowerCase();
-      break;
-    case "CNAME":
-    case "ALIAS":
-    case "NS":
-    case "MX":
-      content = content.toLowerCase().replace(/\.$/, "");
-      if (!hostname(content)) errors.push(`content: '${input.content}' is not a host name`);
-      if (type === "CNAME" && name === "@") errors.push("name: a CNAME cannot be placed at the zone apex; use ALIAS");
-      break;
-    case "SRV":
-      if (!/^\d+ \d+ \S+$/.test(content)) errors.push("content: an SRV record is '<weight> <port> <target>' (the priority goes in priority)");
-      break;
-    case "CAA":
-      if (!/^\d+ (issue|issuewild|iodef) \S+/i.test(content)) errors.push(`content: a CAA record is '<flags> <issue|issuewild|iodef> "<value>"'`);
-      break;
-    case "TXT":
-      break;
-  }
-  const needsPriority = type === "MX" || type === "SRV";
+  const problem = contentProblem(type, content);
+  if (problem) errors.push(`content: ${problem}`);
+  if (type === "AAAA") content = content.toLowerCase();
+  if (type === "CNAME" || type === "ALIAS" || type === "NS" || type === "MX") content = content.toLowerCase().replace(/\.$/, "");
+  if (type === "CNAME" && name === "@") errors.push("name: a CNAME cannot be placed at the zone apex; use ALIAS");
+  const needsPriority = takesPriority(type);
   if (!needsPriority && input.priority !== undefined && input.priority !== null) errors.push(`priority: only MX and SRV records take a priority`);
   if (errors.length) throw badRequest(errors);
   return { name, type, content, ttl: input.ttl ?? 3600, priority: needsPriority ? (input.priority ?? 10) : null };

@@ -184,20 +184,18 @@ function parseAttachments(v: unknown, fail: (f: string, r: string) => void): Att
     if (!isPlainObject(a)) return fail(at, "must be an object {filename, content, content_type?, content_id?}");
     if (typeof a.filename !== "string" || !a.filename.trim()) fail(`${at}.filename`, "is required: a non-empty string");
     // The filename, type and id go into the part's Content-Disposition, Content-Type and Content-ID.
-    for (const f of ["filename", "content_type", "content_id"] as const) {
-      if (typeof a[f] === "string" && LINE_BREAK.test(a[f])) fail(`${at}.${f}`, NO_BREAKS);
-    }
+    const broken = (["filename", "content_type", "content_id"] as const).filter((f) => typeof a[f] === "string" && LINE_BREAK.test(a[f]));
+    for (const f of broken) fail(`${at}.${f}`, NO_BREAKS);
     const content = typeof a.content === "string" ? a.content.replace(/\s+/g, "") : undefined;
     if (content === undefined) fail(`${at}.content`, "is required: the file's bytes as a base64 string");
     else if (!isBase64(content)) fail(`${at}.content`, "is not valid base64");
     for (const f of ["content_type", "content_id"] as const) {
       if (a[f] !== undefined && a[f] !== null && typeof a[f] !== "string") fail(`${at}.${f}`, "must be a string");
     }
-    if (a.content_type && typeof a.content_type === "string" && !LINE_BREAK.test(a.content_type) && !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(a.content_type)) {
+    if (a.content_type && typeof a.content_type === "string" && !broken.includes("content_type") && !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(a.content_type)) {
       fail(`${at}.content_type`, `'${a.content_type}' is not a MIME type (type/subtype)`);
     }
-    if (typeof a.filename !== "string" || content === undefined || !isBase64(content)) return;
-    if ((["filename", "content_type", "content_id"] as const).some((f) => typeof a[f] === "string" && LINE_BREAK.test(a[f]))) return;
+    if (typeof a.filename !== "string" || content === undefined || !isBase64(content) || broken.length) return;
     out.push({
       filename: a.filename,
       content,

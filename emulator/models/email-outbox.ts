@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
-import { parse } from "../http";
 import { type EmailRecord, records, recordView, sends, timeBound } from "./emails";
 
 export function outboxView(emu: Emu, r: EmailRecord) {
@@ -29,8 +28,7 @@ const outboxQuery = z.strictObject({
 });
 
 /** Oldest first; `to` matches the record's recipient or one of its cc/bcc, case-insensitively. */
-export function outbox(emu: Emu, query: unknown) {
-  const q = parse(outboxQuery, query, "query");
+export function outbox(emu: Emu, q: z.infer<typeof outboxQuery>) {
   const since = timeBound(q.since, "since");
   const to = q.to?.trim().toLowerCase();
   const data = records(emu)

@@ -2,13 +2,12 @@
 // platform are answered from its published zones; every other name from the external records the
 // control API sets (the customer's registrar or other DNS host). A new or changed record is
 // visible only once settings.dnsPropagationMs has passed on the emulator's clock.
-import { isIP } from "node:net";
 import { z } from "zod";
 import type { Emu } from "../emu";
 import { controlRoute, extendControl } from "../control";
 import { badRequest, notFound } from "../errors";
 import { newId } from "../store";
-import { type DnsRecord, type DnsZone, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, txtValue } from "./dns-records";
+import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, takesPriority, txtValue } from "./dns-records";
 
 export interface ExternalRecord {
   id: string;
@@ -187,7 +186,6 @@ export function authority(emu: Emu, fqdn: string): Authority {
 }
 
 // ---- control API: /_emulator/dns/... ----
-const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 /** A full domain name of two labels or more; a leading `*` label (a wildcard) only where `wildcard` allows it. */
 const isDomain = (raw: string, wildcard: boolean) => {
   const labels = norm(raw).split(".");
@@ -198,19 +196,14 @@ const domainField = (wildcard: boolean) => z.string({ error: "must be a string" 
 });
 const typeField = z.string({ error: "must be a string" }).transform((t) => t.trim().toUpperCase())
   .refine((t) => (RECORD_TYPES as readonly string[]).includes(t), `must be one of ${RECORD_TYPES.join(", ")}`);
-const HOST = /^(?=.{1,253}\.?$)([a-z0-9_*-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/i;
 
-/** Why a value cannot be a record of this type at the other DNS host; undefined when it can. */
-function valueProblem(type: string, value: string): string | undefined {
-  const v = value.trim();
-  switch (type) {
-    case "A": return isIP(v) === 4 ? undefined : `'${value}' is not an IPv4 address`;
-    case "AAAA": return isIP(v) === 6 ? undefined : `'${value}' is not an IPv6 address`;
-    case "CNAME": case "ALIAS": case "NS": case "MX": return HOST.test(v) ? undefined : `'${value}' is not a host name`;
-    case "SRV": return /^\d+ \d+ \S+$/.test(v) ? undefined : "an SRV value is '<weight> <port> <target>' (the priority goes in priority)";
-    case "CAA": return /^\d+ (issue|issuewild|iodef) \S+/i.test(v) ? undefined : `a CAA value is '<flags> <issue|issuewild|iodef> "<value>"'`;
-    default: return undefined;
-  }
+/** What is wrong with an external record's value and priority for its type, by field. */
+function externalProblems(type: string, value: string, priority: number | null | undefined): [field: string, problem: string][] {
+  const problems: [string, string][] = [];
+  const problem = contentProblem(type, value.trim());
+  if (problem) problems.push(["value", problem]);
+  if (priority != null && !takesPriority(type)) problems.push(["priority", "only MX and SRV records take a priority"]);
+  return problems;
 }
 
 const priorityField = z.number().int("must be an integer").min(0, "must be between 0 and 65535").max(65_535, "must be between 0 and 65535").nullable().optional();
@@ -221,9 +214,7 @@ const externalBody = z.strictObject({
   priority: priorityField,
   ttl: z.number().int("must be an integer").min(1, "must be between 1 and 2147483647").max(2_147_483_647, "must be between 1 and 2147483647").optional(),
 }).superRefine((r, ctx) => {
-  const problem = valueProblem(r.type, r.value);
-  if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
-  if (r.priority != null && r.type !== "MX" && r.type !== "SRV") ctx.addIssue({ code: "custom", path: ["priority"], message: "only MX and SRV records take a priority" });
+  for (const [field, message] of externalProblems(r.type, r.value, r.priority)) ctx.addIssue({ code: "custom", path: [field], message });
 });
 const externalPatch = z.strictObject({ value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"), priority: priorityField });
 const externalQuery = z.strictObject({ name: domainField(true).optional(), type: typeField.optional() });
@@ -275,9 +266,8 @@ extendControl((app, emu) => {
     handler: ({ body, params }) => {
       const r = external(emu).get(params.id);
       if (!r) throw notFound("External DNS record", params.id);
-      const problem = valueProblem(r.type, body.value);
-      if (problem) throw badRequest(`value: ${problem}`);
-      if (body.priority != null && r.type !== "MX" && r.type !== "SRV") throw badRequest("priority: only MX and SRV records take a priority");
+      const problems = externalProblems(r.type, body.value, body.priority);
+      if (problems.length) throw badRequest(problems.map(([field, problem]) => `${field}: ${problem}`));
       return external(emu).update(r.id, { value: body.value, priority: body.priority ?? r.priority, updatedAt: emu.now() });
     },
   });

@@ -1,8 +1,9 @@
 // The emulator's test-only control API: faults, counters, reset, time, and state kept in a directory.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readState } from "../../emulator/journal";
+import { IDENTITY_TABLES } from "../../emulator/seed-tables";
 import { InternalServerError, RateLimitError } from "../../provider/client";
 import { emulator, type TestEmulator } from "../support/emulator";
 
@@ -223,6 +224,30 @@ describe("--state DIR", () => {
         // A change in the second run is written before its answer arrives.
         await second.client().delete(`/v1/projects/${p.id}`);
         expect(projectNames()).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a reset is written as one clear that spares the identity tables: a restart has the keys and nothing users made", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cp-state-"));
+    const state = join(dir, "state");
+    try {
+      const first = await emulator({ stateFile: state });
+      await first.client().create(`/v1/workspaces/${first.workspaceId}/projects`, { name: "gone" });
+      await first.control("POST", "/reset");
+      const journal = readFileSync(join(state, "journal-1.jsonl"), "utf8").trim().split("\n");
+      expect(JSON.parse(journal.at(-1)!).ops).toEqual([["clear", IDENTITY_TABLES]]);
+      await first.close();
+
+      const second = await emulator({ stateFile: state });
+      try {
+        expect(second.apiKey).toBe(first.apiKey);
+        await expect(second.client().get("/v1/me")).resolves.toBeDefined();
+        expect(await second.leftovers()).toEqual({});
       } finally {
         await second.close();
       }
