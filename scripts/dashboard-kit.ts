@@ -59,31 +59,22 @@ export interface Made {
 
 type Json = any;
 
-export function api(t: Target, key = t.apiKey) {
+/** JSON calls to `base`: a failed answer throws with its status and body. */
+function caller(base: string, headers: Record<string, string>, what: string) {
   return async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const res = await fetch(t.baseUrl + path, {
+    const res = await fetch(base + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    if (!res.ok) throw new Error(`${what}${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
 }
 
-export function control(t: Target) {
-  return async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const res = await fetch(`${t.baseUrl}/_emulator${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-}
+export const api = (t: Target, key = t.apiKey) => caller(t.baseUrl, { authorization: `Bearer ${key}` }, "");
+const control = (t: Target) => caller(`${t.baseUrl}/_emulator`, {}, "control ");
 
 const LANDING = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Acme Outdoor: spring collection</title>

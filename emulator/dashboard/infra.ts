@@ -62,7 +62,7 @@ export function environmentPage(emu: Emu, id: string) {
 }
 
 /** Where a service sits, for breadcrumbs. */
-function placement(emu: Emu, s: Service) {
+export function placement(emu: Emu, s: Service) {
   const project = findProject(emu, s.projectId);
   const env = findEnvironment(emu, s.environmentId);
   return { project: project ? projectRef(project) : null, environment: env ? environmentRef(env) : null };

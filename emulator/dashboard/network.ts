@@ -34,9 +34,13 @@ export function outboxRow(emu: Emu, r: EmailRecord) {
   return { id: v.id, from: v.from, to: v.to, subject: v.subject, status: v.status, sandbox: v.sandbox, createdAt: v.created_at };
 }
 
+/** A workspace's sent emails, newest first. */
+export const sentBy = (emu: Emu, workspaceId: string): EmailRecord[] =>
+  records(emu).where((r) => r.workspaceId === workspaceId).sort((a, b) => b.createdAtMs - a.createdAtMs);
+
 export function mailOfWorkspace(emu: Emu, workspaceId: string) {
   const ws = workspaceOf(emu, workspaceId);
-  const sent = records(emu).where((r) => r.workspaceId === ws.id).sort((a, b) => b.createdAtMs - a.createdAtMs);
+  const sent = sentBy(emu, ws.id);
   return {
     workspaceId: ws.id,
     domains: domainsOf(emu, ws).map((d) => ({ ...domainView(d), records: recordsFor(emu, d), zone: zoneOf(emu, d) })),

@@ -1,6 +1,6 @@
 // The dashboard's URL table (control API, no auth, loopback): the page at /_emulator/ui/ and the
 // read-only JSON it polls under /_emulator/ui/api/, each answered by a view over the models.
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Emu } from "../emu";
 import { PlatformError } from "../errors";
@@ -67,56 +67,37 @@ function sendAsset(reply: FastifyReply, asset: Asset | null, what: string): Fast
 }
 
 export function dashboardRoutes(app: FastifyInstance, emu: Emu): void {
-  app.get(DASHBOARD_PREFIX, (_req, reply) => reply.redirect(`${DASHBOARD_PREFIX}/`));
-  app.get(`${DASHBOARD_PREFIX}/`, async (_req, reply) => {
-    try {
-      return sendAsset(reply, uiAsset("index.html"), "index.html");
-    } catch (err) {
-      return fail(reply, err, emu);
-    }
-  });
-  app.get<{ Params: { file: string } }>(`${DASHBOARD_PREFIX}/:file`, async (req, reply) => {
-    try {
-      return sendAsset(reply, uiAsset(req.params.file), req.params.file);
-    } catch (err) {
-      return fail(reply, err, emu);
-    }
-  });
-  app.get<{ Params: { "*": string } }>(`${DASHBOARD_PREFIX}/vendor/lit-html/*`, async (req, reply) => {
-    try {
-      return sendAsset(reply, vendorAsset(req.params["*"]), `vendor/lit-html/${req.params["*"]}`);
-    } catch (err) {
-      return fail(reply, err, emu);
-    }
-  });
-
-  for (const [url, view] of VIEWS) {
-    app.get<{ Params: Params }>(`${API}${url}`, async (req, reply) => {
+  /** A GET route whose failures answer with the platform's error body. */
+  const get = (url: string, answer: (req: FastifyRequest, reply: FastifyReply, params: Params) => FastifyReply) =>
+    app.get(url, async (req, reply) => {
       try {
-        const out = view(emu, req.params, req.query as Record<string, unknown>);
-        return reply.header("cache-control", "no-store").send(out);
+        return answer(req, reply, req.params as Params);
       } catch (err) {
         return fail(reply, err, emu);
       }
     });
+
+  app.get(DASHBOARD_PREFIX, (_req, reply) => reply.redirect(`${DASHBOARD_PREFIX}/`));
+  get(`${DASHBOARD_PREFIX}/`, (_req, reply) => sendAsset(reply, uiAsset("index.html"), "index.html"));
+  get(`${DASHBOARD_PREFIX}/:file`, (_req, reply, p) => sendAsset(reply, uiAsset(p.file), p.file));
+  get(`${DASHBOARD_PREFIX}/vendor/lit-html/*`, (_req, reply, p) => sendAsset(reply, vendorAsset(p["*"]), `vendor/lit-html/${p["*"]}`));
+
+  for (const [url, view] of VIEWS) {
+    get(`${API}${url}`, (req, reply, p) => reply.header("cache-control", "no-store").send(view(emu, p, req.query as Record<string, unknown>)));
   }
 
   // Served as a download in a sandbox, never rendered on the dashboard's origin.
-  app.get<{ Params: { id: string }; Querystring: { key?: string } }>(`${API}/buckets/:id/object`, async (req, reply) => {
-    try {
-      const o = objectDownload(emu, req.params.id, req.query.key);
-      const name = o.key.split("/").pop() || "object";
-      return reply
-        .headers({
-          "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
-          "content-security-policy": "sandbox",
-          "x-content-type-options": "nosniff",
-          "cache-control": "no-store",
-        })
-        .type(o.contentType)
-        .send(o.body);
-    } catch (err) {
-      return fail(reply, err, emu);
-    }
+  get(`${API}/buckets/:id/object`, (req, reply, p) => {
+    const o = objectDownload(emu, p.id, (req.query as Record<string, unknown>).key);
+    const name = o.key.split("/").pop() || "object";
+    return reply
+      .headers({
+        "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+        "content-security-policy": "sandbox",
+        "x-content-type-options": "nosniff",
+        "cache-control": "no-store",
+      })
+      .type(o.contentType)
+      .send(o.body);
   });
 }

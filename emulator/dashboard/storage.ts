@@ -4,12 +4,11 @@ import type { Emu } from "../emu";
 import { notFound } from "../errors";
 import { customDomainsIn, customDomainsOf, customDomainView } from "../models/custom-domains";
 import { deploysOf, deployView } from "../models/deploys";
-import { findEnvironment, findProject } from "../models/projects";
 import { services } from "../models/services";
 import { siteView } from "../models/static-sites";
 import { findObject, objectBytes, objectsOf, objectView } from "../models/objects";
 import { accessKeysOf, bucketsOf, bucketView, corsOf, findBucket, policyOf } from "../models/storage";
-import { serviceRow } from "./infra";
+import { placement, serviceRow } from "./infra";
 import { serviceRef, servicesOf, workspaceOf } from "./lookup";
 
 /** How many objects a bucket page lists; a prefix narrows a larger bucket. */
@@ -67,12 +66,6 @@ export function domainsOfWorkspace(emu: Emu, workspaceId: string) {
   };
 }
 
-function placement(emu: Emu, projectId: string, environmentId: string) {
-  const p = findProject(emu, projectId);
-  const e = findEnvironment(emu, environmentId);
-  return { project: p ? { id: p.id, name: p.name } : null, environment: e ? { id: e.id, name: e.name } : null };
-}
-
 export function sitesOfWorkspace(emu: Emu, workspaceId: string) {
   const ws = workspaceOf(emu, workspaceId);
   return {
@@ -83,7 +76,7 @@ export function sitesOfWorkspace(emu: Emu, workspaceId: string) {
       .map((s) => {
         const site = siteView(emu, s);
         return {
-          ...serviceRow(emu, s), ...placement(emu, s.projectId, s.environmentId),
+          ...serviceRow(emu, s), ...placement(emu, s),
           localUrl: site.localUrl, path: site.path, files: site.files.length, bytes: site.files.reduce((n, f) => n + f.size, 0),
           customDomains: customDomainsOf(emu, s.id).map((d) => ({ id: d.id, domain: d.domain, status: d.status })),
         };
@@ -96,7 +89,7 @@ export function sitePage(emu: Emu, id: string) {
   if (!s || s.type !== "STATIC") throw notFound("Static site", id);
   return {
     workspaceId: s.workspaceId,
-    site: { ...serviceRow(emu, s), ...placement(emu, s.projectId, s.environmentId), ...siteView(emu, s) },
+    site: { ...serviceRow(emu, s), ...placement(emu, s), ...siteView(emu, s) },
     deploys: deploysOf(emu, s.id).slice(0, 20).map((d) => ({ ...deployView(emu, d), seq: d.seq })),
     customDomains: customDomainsOf(emu, s.id).map((d) => ({ id: d.id, domain: d.domain, status: d.status })),
   };

@@ -13,7 +13,7 @@ import { objectsOf } from "../models/objects";
 import { bucketsOf } from "../models/storage";
 import { allWorkspaces } from "../models/workspaces";
 import { serviceRef, servicesOf, workspaceOf } from "./lookup";
-import { outboxRow } from "./network";
+import { outboxRow, sentBy } from "./network";
 
 function counts(emu: Emu, ws: Workspace) {
   const projects = listProjects(emu, ws);
@@ -54,7 +54,10 @@ export function workspacePage(emu: Emu, id: string) {
   const ws = workspaceOf(emu, id);
   const svcs = servicesOf(emu, ws.id);
   const byStatus: Record<string, number> = {};
-  for (const s of svcs) byStatus[serviceStatus(emu, s)] = (byStatus[serviceStatus(emu, s)] ?? 0) + 1;
+  for (const s of svcs) {
+    const status = serviceStatus(emu, s);
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+  }
   const recentDeploys = svcs
     .flatMap((s) => deploysOf(emu, s.id).slice(0, 10).map((d) => ({ d, s })))
     .sort((a, b) => b.d.createdAtMs - a.d.createdAtMs || b.d.seq - a.d.seq)
@@ -63,11 +66,7 @@ export function workspacePage(emu: Emu, id: string) {
       id: d.id, seq: d.seq, status: deployStatus(emu, d), trigger: d.trigger, createdAt: new Date(d.createdAtMs).toISOString(),
       service: { ...serviceRef(s), environment: findEnvironment(emu, s.environmentId)?.name ?? null },
     }));
-  const recentEmails = records(emu)
-    .where((r) => r.workspaceId === ws.id)
-    .sort((a, b) => b.createdAtMs - a.createdAtMs)
-    .slice(0, 8)
-    .map((r) => outboxRow(emu, r));
+  const recentEmails = sentBy(emu, ws.id).slice(0, 8).map((r) => outboxRow(emu, r));
   return {
     workspace: { id: ws.id, name: ws.name, defaultRegion: ws.defaultRegion, createdAt: ws.createdAt },
     counts: counts(emu, ws),

@@ -347,6 +347,16 @@ test("XML error bodies: Code, Message, the resource and the request id S3 client
   const create = await failure(s3.send(new CreateBucketCommand({ Bucket: "made-by-s3" })));
   expect([create.name, create.$metadata.httpStatusCode]).toEqual(["NotImplemented", 501]);
   expect(create.message).toContain("with the platform API");
+
+  // A method S3 has no operation for is 405 naming it; a bucket POST S3 has but the emulator lacks is 501.
+  const patch = await fetch(`${endpoint}/${PRIVATE}`, { method: "PATCH" });
+  const patched = await patch.text();
+  expect([patch.status, xmlField(patched, "Code"), xmlField(patched, "Method"), xmlField(patched, "ResourceType")]).toEqual([405, "MethodNotAllowed", "PATCH", "BUCKET"]);
+  expect(xmlField(patched, "Resource")).toBe(`/${PRIVATE}`);
+  const form = await fetch(`${endpoint}/${PRIVATE}`, { method: "POST" });
+  const formed = await form.text();
+  expect([form.status, xmlField(formed, "Code")]).toEqual([501, "NotImplemented"]);
+  expect(xmlField(formed, "Message")).toContain("browser form uploads");
 });
 
 test("aws-chunked bodies: unsigned chunks with a checksum trailer (the SDK's streams), signed chunks, signed trailers", async () => {

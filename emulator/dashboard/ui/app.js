@@ -141,12 +141,10 @@ function schedule() {
 }
 
 const actions = {
-  draw: () => draw(),
   setUi: (patch) => {
     Object.assign(state.ui, patch);
     draw();
   },
-  refresh: () => tick(),
   go: (hash) => { location.hash = hash; },
   /** Changes the query of the page shown without a history entry (filters typed into the page). */
   setQuery: (query) => {
@@ -210,15 +208,12 @@ function crumbsOf(trail) {
 
 function pageBody(route) {
   const ctx = {
-    ws: route.ws,
     route,
     ui: state.ui,
     actions,
     link: (section, id, query) => link(route.ws, section, id, query),
     now: state.summary ? Date.parse(state.summary.emulator.now) + (Date.now() - state.updatedAt) : Date.now(),
     requests: state.requests,
-    summary: state.summary,
-    wsName: (id) => state.summary?.workspaces.find((w) => w.id === id)?.name ?? short(id),
   };
   if (!route.page) return { trail: [], body: html`<div class="card"><div class="empty">No such page. <a href=${link(route.ws, "overview")}>Back to the overview</a></div></div>` };
   if (route.page.api === null) return route.page.view(null, ctx);

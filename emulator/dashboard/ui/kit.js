@@ -66,10 +66,8 @@ const ICONS = {
   requests: "M3 12h4l3-8 4 16 3-8h4",
   services: "M4 4h16v6H4zM4 14h16v6H4zM8 7h.01M8 17h.01",
   cloud: "M7 18a5 5 0 0 1-.6-10A6 6 0 0 1 17.8 9 4.5 4.5 0 0 1 17.5 18z",
-  external: "M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5",
   pause: "M8 5v14M16 5v14",
   play: "M7 4l13 8-13 8z",
-  reload: "M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7",
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
 };
 
