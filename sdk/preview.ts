@@ -5,6 +5,7 @@
 // previewing an update of their resource, the SDK reads them from the platform instead.
 import * as pulumi from "@pulumi/pulumi";
 import { resources } from "../provider/resources";
+import { stableOutputsOf } from "../provider/resources/framework";
 import { functionContext } from "./functions";
 
 /** Per resource kind: the outputs read while previewing its update. */
@@ -42,7 +43,7 @@ export function readInPreview(res: pulumi.CustomResource, kind: string, args: Re
         if (inputs.has("workspaceId") && given.workspaceId === undefined) given = { ...given, workspaceId: await ctx.workspaceId() };
         return def.read!(ctx, id, given as never);
       })
-      .then((r) => (r.id ? ({ ...r.props, __stable: stableOf(kind, r.props ?? {}, given) } as Record<string, unknown>) : undefined))
+      .then((r) => (r.id ? ({ ...r.props, __stable: stableOutputsOf(def, r.props ?? {}, { ...r.props, ...given }) } as Record<string, unknown>) : undefined))
       .catch(() => undefined));
   const outputs = res as unknown as Outputs;
   for (const key of keys) {
@@ -60,12 +61,6 @@ export function readInPreview(res: pulumi.CustomResource, kind: string, args: Re
       });
     });
   }
-}
-
-/** The outputs an update to `given` keeps, judged from the live object. */
-function stableOf(kind: string, live: Record<string, unknown>, given: Record<string, unknown>): string[] {
-  const stable = resources[kind].stableOutputs;
-  return typeof stable === "function" ? stable(live as never, { ...live, ...given } as never) : stable ?? [];
 }
 
 /**

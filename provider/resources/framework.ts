@@ -144,7 +144,7 @@ export function keptByUpdate(def: ResourceDefinition, olds: Record<string, unkno
 } {
   // Inputs check adds (a site's content hash) count as inputs too.
   const inputs = new Set([...Object.keys(def.inputs.shape), ...Object.keys(news)]);
-  const stable = new Set(typeof def.stableOutputs === "function" ? def.stableOutputs(olds as never, news as never) : def.stableOutputs ?? []);
+  const stable = new Set(stableOutputsOf(def, olds, news));
   const kept: string[] = [];
   const set: string[] = [];
   for (const key of Object.keys(def.outputs.shape)) {
@@ -157,6 +157,11 @@ export function keptByUpdate(def: ResourceDefinition, olds: Record<string, unkno
     }
   }
   return { kept, set };
+}
+
+/** The outputs no update from `olds` to `news` changes (the definition's `stableOutputs`). */
+export function stableOutputsOf(def: ResourceDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  return typeof def.stableOutputs === "function" ? def.stableOutputs(olds as never, news as never) : def.stableOutputs ?? [];
 }
 
 /**
