@@ -136,20 +136,9 @@ func bind(pkg *schema.Package, name, source string) (*pcl.Program, error) {
 }
 
 func runExamples(schemaPath string) error {
-	raw, err := os.ReadFile(schemaPath)
+	_, pkg, err := loadPackage(schemaPath)
 	if err != nil {
 		return err
-	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("%s: %w", schemaPath, err)
-	}
-	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
-	if err != nil {
-		return err
-	}
-	if diags.HasErrors() {
-		return diags
 	}
 	return examples(pkg, os.Stdin, os.Stdout)
 }

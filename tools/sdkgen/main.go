@@ -61,21 +61,30 @@ func main() {
 	}
 }
 
-func run(language, schemaPath, outDir string) error {
+// loadPackage reads the package schema at schemaPath and binds it.
+func loadPackage(schemaPath string) (schema.PackageSpec, *schema.Package, error) {
+	var spec schema.PackageSpec
 	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
-		return err
+		return spec, nil, err
 	}
-	var spec schema.PackageSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("%s: %w", schemaPath, err)
+		return spec, nil, fmt.Errorf("%s: %w", schemaPath, err)
 	}
 	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
 	if err != nil {
-		return err
+		return spec, nil, err
 	}
 	if diags.HasErrors() {
-		return diags
+		return spec, nil, diags
+	}
+	return spec, pkg, nil
+}
+
+func run(language, schemaPath, outDir string) error {
+	spec, pkg, err := loadPackage(schemaPath)
+	if err != nil {
+		return err
 	}
 	var files map[string][]byte
 	switch language {
