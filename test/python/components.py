@@ -1,6 +1,6 @@
 """A VerifiedMailDomain from Python: the component is built by the plugin (Construct) from native
 resources, in a zone the test delegated. The Automation API's inline program serves the language
-runtime from this process. Run by test/lifecycle/python-components.test.ts: up, an empty preview,
+runtime from this process. Run by test/lifecycle/python.test.ts: up, an empty preview,
 drift of a record (the DKIM record deleted through the REST API) found by refresh and repaired by
 up, destroy, nothing left. Prints one JSON line of what it saw; exits non-zero on any failure."""
 import json
