@@ -4,10 +4,11 @@
 // (a cold build of the Pulumi Go SDK takes minutes; the Go SDK test warms the same cache).
 // One compilation per language covers every example.
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "../../scripts/pulumi-env";
+import { GO_ENV, goModule, PYTHON, TSC, TSC_STRICT } from "../support/toolchains";
 
 jest.setTimeout(600_000);
 const run = promisify(execFile);
@@ -62,33 +63,21 @@ test("the TypeScript examples compile against both TypeScript SDKs", async () =>
     writeFileSync(join(ts, `${name}.native.ts`), code.replace('from "pulumi-cloudplatform";', 'from "pulumi-cloudplatform/native";'));
     files.push(`${name}.dynamic.ts`, `${name}.native.ts`);
   }
-  const tsc = join(ROOT, "node_modules", ".bin", "tsc");
-  expect(await complaints(tsc, ["--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", ...files], { cwd: ts })).toBe("");
+  expect(await complaints(TSC, [...TSC_STRICT, ...files], { cwd: ts })).toBe("");
 });
 
 test("the Python examples pass mypy --strict against the Python SDK", async () => {
-  const python = join(ROOT, ".venv", "bin", "python");
   expect(`mypy: ${existsSync(join(ROOT, ".venv", ".mypy")) ? "installed" : "missing; run make python-sdk"}`).toBe("mypy: installed");
   const py = join(dir, "python");
   mkdirSync(py);
   for (const [name, code] of blocks("python")) writeFileSync(join(py, `${name}.py`), code);
-  expect(await complaints(python, ["-m", "mypy", "--strict", "--no-incremental", "--no-error-summary", "."], { cwd: py })).toBe("");
+  expect(await complaints(PYTHON, ["-m", "mypy", "--strict", "--no-incremental", "--no-error-summary", "."], { cwd: py })).toBe("");
 });
 
-// The module proxy serves these modules; their checksums are in test/go/go.sum.
-const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GONOSUMDB: "github.com/pulumi/pulumi" };
-
 test("the Go examples pass go vet against the Go SDK (sdk/go)", async () => {
-  const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
-  const sdk = (schema.language.go.importBasePath as string).replace(/\/cloudplatform$/, "");
   const go = join(dir, "go");
   mkdirSync(go);
-  writeFileSync(join(go, "go.mod"), [
-    "module examples", "", "go 1.25.11", "",
-    `require (\n\t${sdk} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.248.0\n)`, "",
-    `replace ${sdk} => ${join(ROOT, "sdk", "go")}`, "",
-  ].join("\n"));
-  copyFileSync(join(ROOT, "test", "go", "go.sum"), join(go, "go.sum"));
+  goModule(go, "examples");
   for (const [name, code] of blocks("go")) {
     // one package per example: each is a whole program
     mkdirSync(join(go, name));

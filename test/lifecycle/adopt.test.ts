@@ -15,7 +15,9 @@ import { KINDS } from "../../provider/adopt/discover";
 import type { CloudPlatformClient } from "../../provider/client";
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, expectNoDrift, testStack } from "../support/stack";
+import { verifiedCustomDomain, verifiedMailDomain, verifiedZone } from "../support/fixtures";
+import { changes, expectNoDrift, pulumiCmd, testStack } from "../support/stack";
+import { GO_ENV, GO_SDK, goModule, PYTHON, TSC, TSC_STRICT } from "../support/toolchains";
 
 jest.setTimeout(600_000);
 const run = promisify(execFile);
@@ -61,21 +63,11 @@ async function makeWorkspace(api: CloudPlatformClient, tag: string): Promise<Wor
   await api.create<any>(`/v1/environments/${env.id}/services`, { name: "worker", type: "WEB", image: "nginx:1.27", envVars: [{ key: "QUEUE", value: "jobs" }] });
 
   const zone = `shop-${tag}.test`;
-  await emu.control("POST", "/dns/delegations", { domain: zone });
-  const z = await api.create<any>(`/v1/workspaces/${ws}/dns-zones`, { name: zone });
-  await api.post(`/v1/dns-zones/${z.id}/verify`);
+  const z = await verifiedZone(emu, api, zone);
   await api.create(`/v1/dns-zones/${z.id}/records`, { name: "@", type: "A", content: "203.0.113.10" });
   await api.create(`/v1/dns-zones/${z.id}/records`, { name: "blog", type: "CNAME", content: "ghost.example.net" });
-  const mail = await api.create<any>(`/v1/workspaces/${ws}/mail/domains`, { name: `mail.${zone}` });
-  const mailId = mail.domain?.id ?? mail.id;
-  const detail = await api.get<any>(`/v1/workspaces/${ws}/mail/domains/${mailId}`);
-  for (const r of detail.records) {
-    await api.create(`/v1/dns-zones/${z.id}/records`, { name: r.zoneHost, type: r.type, content: r.value, ...(r.priority != null ? { priority: r.priority } : {}) });
-  }
-  await api.post(`/v1/workspaces/${ws}/mail/domains/${mailId}/verify`);
-  const cd = await api.create<any>(`/v1/services/${web.id}/custom-domains`, { domain: `www.${zone}` });
-  for (const r of cd.dnsTarget.records) await api.create(`/v1/dns-zones/${z.id}/records`, { name: "www", type: r.type, content: r.content });
-  await api.post(`/v1/custom-domains/${cd.id}/verify`);
+  await verifiedMailDomain(api, ws, z.id, `mail.${zone}`);
+  await verifiedCustomDomain(api, web.id, z.id, zone, "www");
 
   await api.post("/v1/suppressions", { address: `bounced-${tag}@example.org` }, { query: { workspaceId: ws } });
   const bucket = `shop-${tag}-assets`;
@@ -107,19 +99,15 @@ async function adoptInto(language: keyof typeof RUNTIME, ws: Workspace): Promise
   const program = join(programDir, PROGRAM[language]);
   writeFileSync(program, "");
   const s = await testStack(emu, programDir, {}, { env: { PATH } });
-  const env = {
-    ...process.env, PATH, CLOUDPLATFORM_API_KEY: emu.apiKey, CLOUDPLATFORM_BASE_URL: emu.baseUrl,
-    PULUMI_HOME: join(s.backendDir, "..", "home"), PULUMI_BACKEND_URL: `file://${s.backendDir}`, PULUMI_ROOT: join(ROOT, ".tools"),
-    PULUMI_CONFIG_PASSPHRASE: "cloudplatform-local", PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  };
+  // The stack's own environment (backend, home, passphrase, the emulator), and where the CLI is.
+  const env = { ...process.env, ...s.stack.workspace.envVars, PULUMI_ROOT: join(ROOT, ".tools") };
   const importFile = join(programDir, "adopt.json");
   const adopted = await run("node", [ADOPT, "--project", ws.project, "--type", KINDS.join(","), "--out", importFile], { env });
   expect(adopted.stderr).toMatch(/^workspace \S+: 13 objects to adopt: 1 Project, 1 Environment, 2 Service, 1 CustomDomain, 1 DnsZone, 1 MailDomain, 2 DnsRecordSet, 2 DnsRecord, 1 Suppression, 1 Bucket$/m);
   const fileText = readFileSync(importFile, "utf8");
   for (const secret of ws.secrets) expect(fileText).not.toContain(secret.slice(0, 12));
 
-  const workspace = s.stack.workspace as unknown as { runPulumiCmd(a: string[]): Promise<{ stdout: string }> };
-  const imported = await workspace.runPulumiCmd(["import", "--file", importFile, "--yes", "--stack", s.stack.name, "--protect=false", "--out", program]);
+  const imported = await pulumiCmd(s, ["import", "--file", importFile, "--yes", "--stack", s.stack.name, "--protect=false", "--out", program]);
   expect(imported.stdout).toMatch(/= 13 imported/);
   expect(readFileSync(program, "utf8")).toMatch(/Service/);
 
@@ -161,9 +149,7 @@ test("TypeScript: adopt, import, secrets from config; the program compiles, prev
     expect(a.text).toContain('import * as cloudplatform from "pulumi-cloudplatform/native";');
     expect(a.text).toMatch(/value: config\.requireSecret\("shopTProductionWeb-TOKEN"\)/);
     expect(a.text).toMatch(/environmentId: shopTProduction\.id/);
-    await run(join(ROOT, "node_modules", ".bin", "tsc"), [
-      "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", a.program,
-    ], { cwd: ROOT });
+    await run(TSC, [...TSC_STRICT, a.program], { cwd: ROOT });
     await expectNoDrift(a.s);
     await destroyAdopted(a, ws);
   } finally {
@@ -177,10 +163,9 @@ test("Python: adopt, import, secrets from config; the program compiles, previews
   try {
     expect(a.text).toContain("import pulumi_cloudplatform as cloudplatform");
     expect(a.text).toMatch(/"value": config\.require_secret\("shopPProductionWeb-TOKEN"\)/);
-    const python = join(ROOT, ".venv", "bin", "python");
-    await run(python, ["-m", "py_compile", a.program]);
-    await run(python, ["-m", "mypy", "--strict", "--no-incremental", a.program], { cwd: a.programDir });
-    const { stdout } = await run(python, [join(ROOT, "test", "python", "adopted.py")], {
+    await run(PYTHON, ["-m", "py_compile", a.program]);
+    await run(PYTHON, ["-m", "mypy", "--strict", "--no-incremental", a.program], { cwd: a.programDir });
+    const { stdout } = await run(PYTHON, [join(ROOT, "test", "python", "adopted.py")], {
       env: { ...a.env, PROGRAM: a.program, STACK: a.s.stack.name, PROJECT: "adopt-python" },
     });
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ preview: {} });
@@ -189,10 +174,6 @@ test("Python: adopt, import, secrets from config; the program compiles, previews
     await a.s.dispose();
   }
 });
-
-// The module proxy serves these modules; their checksums are in test/go/go.sum.
-const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GONOSUMDB: "github.com/pulumi/pulumi" };
-const GO_SDK = "github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go";
 
 test("Go: adopt, import, secrets from config; the program passes go vet, previews empty, destroy takes exactly what was adopted", async () => {
   const ws = await makeWorkspace(emu.client(), "g");
@@ -204,12 +185,7 @@ test("Go: adopt, import, secrets from config; the program passes go vet, preview
     // into the inline harness (the root package), so vet checks the one and the harness runs the other.
     const mod = join(dir, "go-module");
     mkdirSync(join(mod, "program"), { recursive: true });
-    writeFileSync(join(mod, "go.mod"), [
-      "module adopted", "", "go 1.25.11", "",
-      `require (\n\t${GO_SDK} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.248.0\n)`, "",
-      `replace ${GO_SDK} => ${join(ROOT, "sdk", "go")}`, "",
-    ].join("\n"));
-    copyFileSync(join(ROOT, "test", "go", "go.sum"), join(mod, "go.sum"));
+    goModule(mod, "adopted");
     writeFileSync(join(mod, "program", "main.go"), a.text);
     const inline = a.text.replace(/^func main\(\) \{$/m, "func adoptedMain() {").replace(/\bpulumi\.Run\(/, "capture(");
     expect(inline).toContain("func adoptedMain() {");

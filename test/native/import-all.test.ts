@@ -13,7 +13,8 @@ import { IMPORTED_PATH } from "../../provider/resources/staticSite";
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { makeEverything } from "../support/fixtures";
-import { changes, expectNoDrift, testStack } from "../support/stack";
+import { changes, expectNoDrift, pulumiCmd, testStack } from "../support/stack";
+import { TSC, TSC_STRICT } from "../support/toolchains";
 
 jest.setTimeout(600_000);
 
@@ -28,10 +29,6 @@ afterAll(async () => {
   await emu?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-type Cmd = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
-const runner = (s: { stack: { workspace: unknown } }): Cmd => (args) =>
-  (s.stack.workspace as { runPulumiCmd(a: string[]): Promise<{ stdout: string; stderr: string }> }).runPulumiCmd(args);
 
 type StateResource = { urn: string; type: string; id?: string; inputs?: Record<string, any>; outputs?: Record<string, any> };
 
@@ -48,7 +45,6 @@ test("pulumi import -f: every type, code that compiles with no plain-text secret
   writeFileSync(join(program, "index.ts"), "// filled in by pulumi import\n");
   const s = await testStack(emu, program);
   try {
-    const run = runner(s);
     // bare forms where a type has one: the configured workspace (its default region for a bucket)
     const ids: Record<string, string> = {
       ...made.importIds, MailDomain: made.mailDomainId, Suppression: made.address, Bucket: made.bucket,
@@ -58,7 +54,7 @@ test("pulumi import -f: every type, code that compiles with no plain-text secret
       resources: Object.keys(resources).map((kind) => ({ type: resources[kind].token, name: `${kind.charAt(0).toLowerCase()}${kind.slice(1)}`, id: ids[kind] })),
     }));
     const code = join(program, "index.ts");
-    const imported = await run(["import", "-f", file, "--yes", "--stack", s.stack.name, "--protect=false", "--out", code]);
+    const imported = await pulumiCmd(s, ["import", "-f", file, "--yes", "--stack", s.stack.name, "--protect=false", "--out", code]);
     expect(imported.stdout).toMatch(/= 16 imported/);
     const text = readFileSync(code, "utf8");
     // secrets stay secrets in the generated code: each secret value is wrapped in pulumi.secret, the
@@ -72,9 +68,7 @@ test("pulumi import -f: every type, code that compiles with no plain-text secret
     expect(text).toMatch(/key: "MODE",\s+scope: "ALL",\s+secret: false,\s+value: "production"/);
     expect(text).not.toMatch(/path: ""/);
     expect(text).toContain(IMPORTED_PATH);
-    execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), [
-      "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", code,
-    ], { cwd: ROOT, stdio: "pipe" });
+    execFileSync(TSC, [...TSC_STRICT, code], { cwd: ROOT, stdio: "pipe" });
     const state = (await s.stack.exportStack()).deployment.resources as StateResource[];
     const ofType = (kind: string) => state.find((r) => r.type === resources[kind].token)!;
     expect(ofType("Bucket")).toMatchObject({ id: made.bucket, outputs: { workspaceId: emu.workspaceId, region: made.region } });
@@ -157,7 +151,7 @@ test("the import option adopts every type with no change; update, drift by value
     // `pulumi import` of one more object, by its bare address
     const address = "another-o@example.org";
     await api.post("/v1/suppressions", { address }, { query: { workspaceId: emu.workspaceId } });
-    const one = await runner(s)(["import", resources.Suppression.token, "another", address, "--yes", "--stack", s.stack.name, "--protect=false"]);
+    const one = await pulumiCmd(s, ["import", resources.Suppression.token, "another", address, "--yes", "--stack", s.stack.name, "--protect=false"]);
     expect(one.stdout).toMatch(/= 1 imported/);
 
     const owned = await stackResources(s.stack);

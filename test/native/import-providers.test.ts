@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, expectNoDrift, testStack } from "../support/stack";
+import { changes, expectNoDrift, pulumiCmd, testStack } from "../support/stack";
+import { TSC, TSC_STRICT } from "../support/toolchains";
 
 jest.setTimeout(300_000);
 
@@ -61,8 +62,7 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
 
     // `pulumi import` adopts a project made through the API and prints the program code for it,
     // which compiles against the native SDK
-    const run = (args: string[]) =>
-      (s.stack.workspace as unknown as { runPulumiCmd(a: string[]): Promise<{ stdout: string; stderr: string }> }).runPulumiCmd(args);
+    const run = (args: string[]) => pulumiCmd(s, args);
     const codeDir = mkdtempSync(join(ROOT, ".pulumi-state", "import-code-"));
     try {
       const code = join(codeDir, "index.ts");
@@ -80,9 +80,7 @@ test("explicit providers, the import option, get, invoke and `pulumi import`", a
       expect(setText).toMatch(/content: "app\.example\.com",\s+name: "www",\s+ttl: 3600,\s+type: "CNAME"/);
       expect(setText).toMatch(/content: "mx\.example\.com",\s+name: "@",\s+priority: 10,\s+ttl: 3600,\s+type: "MX"/);
       expect(setText).not.toContain("not in the set");
-      execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), [
-        "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", code, setCode,
-      ], { cwd: ROOT, stdio: "pipe" });
+      execFileSync(TSC, [...TSC_STRICT, code, setCode], { cwd: ROOT, stdio: "pipe" });
     } finally {
       rmSync(codeDir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@
 // name is unique in its environment, deletes the old one first instead of failing with 409; of a
 // project, it makes a new one instead of adopting the old one by its Idempotency-Key.
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, expectNoDrift, testStack } from "../support/stack";
+import { changes, expectNoDrift, pulumiCmd, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -23,8 +23,7 @@ interface Step {
 test("auto-names agree between preview and up on both SDKs; --replace of a uniquely named service works on both", async () => {
   const s = await testStack(emu, "names", { region: "eu-central-1" });
   const api = emu.client();
-  const run = (args: string[]) =>
-    (s.stack.workspace as unknown as { runPulumiCmd(a: string[]): Promise<{ stdout: string }> }).runPulumiCmd([...args, "--stack", s.stack.name]);
+  const run = (args: string[]) => pulumiCmd(s, [...args, "--stack", s.stack.name]);
   // the bucket names a plain preview shows, by SDK
   const previewNames = async () => {
     const { steps } = JSON.parse((await run(["preview", "--json"])).stdout) as { steps: Step[] };

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "../../scripts/pulumi-env";
+import { PYTHON, TSC, TSC_STRICT } from "../support/toolchains";
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -39,16 +40,12 @@ test("TypeScript: using a nullable output as always present fails to compile, on
   ];
   const file = join(dir, "nullable.ts");
   writeFileSync(file, lines.join("\n") + "\n");
-  const result = await run(join(ROOT, "node_modules", ".bin", "tsc"), [
-    "--noEmit", "--strict", "--target", "es2020", "--module", "commonjs", "--moduleResolution", "node", "--types", "node", file,
-  ], { cwd: ROOT }).then(() => "", (err: { stdout: string }) => err.stdout);
+  const result = await run(TSC, [...TSC_STRICT, file], { cwd: ROOT }).then(() => "", (err: { stdout: string }) => err.stdout);
   const errors = [...result.matchAll(/nullable\.ts\((\d+),\d+\): error (TS\d+): '(\w)' is possibly '(null|undefined)'/g)].map((m) => `${m[1]} ${m[2]} ${m[4]}`);
   expect(errors).toEqual(["8 TS18048 undefined", "9 TS18048 undefined", "10 TS18048 undefined", "11 TS18047 null", "12 TS18047 null"]);
   // nothing else fails: the handled uses compile
   expect(result.split("\n").filter((l) => l.includes("error TS")).length).toBe(5);
 });
-
-const PYTHON = join(ROOT, ".venv", "bin", "python");
 
 test("Python: nullable outputs are Optional; the wheel's description is the SDK's README", async () => {
   expect(`${PYTHON}: ${existsSync(PYTHON) ? "present" : "missing; run make python-sdk"}`).toBe(`${PYTHON}: present`);

@@ -9,9 +9,7 @@ import sys
 
 from pulumi import automation as auto
 
-
-def changes(summary):
-    return {op: n for op, n in (summary or {}).items() if op != "same" and n}
+from lifecycle import changes, workspace_options
 
 
 def main():
@@ -20,13 +18,7 @@ def main():
         stack_name=os.environ["STACK"],
         project_name=os.environ["PROJECT"],
         program=lambda: runpy.run_path(program_file, run_name="__main__"),
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=os.path.dirname(program_file),
-            pulumi_home=os.environ["PULUMI_HOME"],
-            env_vars={k: v for k, v in os.environ.items() if k.startswith(("PULUMI_", "CLOUDPLATFORM_")) or k == "PATH"},
-            secrets_provider="passphrase",
-            pulumi_command=auto.PulumiCommand(root=os.environ["PULUMI_ROOT"], skip_version_check=True),
-        ),
+        opts=workspace_options(os.path.dirname(program_file)),
     )
     preview = stack.preview(refresh=True, expect_no_changes=True, diff=True)
     print(json.dumps({"preview": changes(preview.change_summary)}))

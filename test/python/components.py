@@ -12,7 +12,7 @@ import pulumi
 from pulumi import automation as auto
 import pulumi_cloudplatform as cloud
 
-from lifecycle import api, changes
+from lifecycle import api, changes, workspace_options
 
 ZONE = os.environ["ZONE"]
 
@@ -35,13 +35,7 @@ def main():
         stack_name=os.environ.get("STACK", "py-components"),
         project_name="py-components",
         program=program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=os.environ["WORK_DIR"],
-            pulumi_home=os.environ["PULUMI_HOME"],
-            env_vars={k: v for k, v in os.environ.items() if k.startswith(("PULUMI_", "CLOUDPLATFORM_")) or k == "PATH"},
-            secrets_provider="passphrase",
-            pulumi_command=auto.PulumiCommand(root=os.environ["PULUMI_ROOT"], skip_version_check=True),
-        ),
+        opts=workspace_options(os.environ["WORK_DIR"]),
     )
     seen = {}
     try:

@@ -35,19 +35,23 @@ def changes(summary):
     return {op: n for op, n in (summary or {}).items() if op != "same" and n}
 
 
+def workspace_options(work_dir):
+    """The stack's workspace: the test's PULUMI_HOME, backend and passphrase, the CLI at PULUMI_ROOT."""
+    return auto.LocalWorkspaceOptions(
+        work_dir=work_dir,
+        pulumi_home=os.environ["PULUMI_HOME"],
+        env_vars={k: v for k, v in os.environ.items() if k.startswith(("PULUMI_", "CLOUDPLATFORM_")) or k == "PATH"},
+        secrets_provider="passphrase",
+        pulumi_command=auto.PulumiCommand(root=os.environ["PULUMI_ROOT"], skip_version_check=True),
+    )
+
+
 def main():
-    home = os.environ["PULUMI_HOME"]
     stack = auto.create_or_select_stack(
         stack_name=os.environ.get("STACK", "py"),
         project_name="py-lifecycle",
         program=program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=os.environ["WORK_DIR"],
-            pulumi_home=home,
-            env_vars={k: v for k, v in os.environ.items() if k.startswith(("PULUMI_", "CLOUDPLATFORM_")) or k == "PATH"},
-            secrets_provider="passphrase",
-            pulumi_command=auto.PulumiCommand(root=os.environ["PULUMI_ROOT"], skip_version_check=True),
-        ),
+        opts=workspace_options(os.environ["WORK_DIR"]),
     )
     seen = {}
     try:

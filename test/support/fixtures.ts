@@ -50,21 +50,12 @@ export async function makeEverything(emu: TestEmulator, api: CloudPlatformClient
   await api.put(`/v1/services/${other.id}/secret-files`, { path: "/etc/lone.txt", content: loneFile });
 
   const zone = `legacy-${tag}.test`;
-  await emu.control("POST", "/dns/delegations", { domain: zone });
-  const z = await api.create<any>(`/v1/workspaces/${ws}/dns-zones`, { name: zone });
-  await api.post(`/v1/dns-zones/${z.id}/verify`);
+  const z = await verifiedZone(emu, api, zone);
   const www = await api.create<any>(`/v1/dns-zones/${z.id}/records`, { name: "www", type: "CNAME", content: "app.example.com" });
   const a = await api.create<any>(`/v1/dns-zones/${z.id}/records`, { name: "@", type: "A", content: "203.0.113.10" });
   const txt = await api.create<any>(`/v1/dns-zones/${z.id}/records`, { name: "@", type: "TXT", content: "set-member" });
 
-  // A sending domain whose records are published in the zone, verified.
-  const mail = await api.create<any>(`/v1/workspaces/${ws}/mail/domains`, { name: `mail.${zone}` });
-  const mailId = mail.domain?.id ?? mail.id;
-  const detail = await api.get<any>(`/v1/workspaces/${ws}/mail/domains/${mailId}`);
-  for (const r of detail.records) {
-    await api.create(`/v1/dns-zones/${z.id}/records`, { name: r.zoneHost, type: r.type, content: r.value, ...(r.priority != null ? { priority: r.priority } : {}) });
-  }
-  await api.post(`/v1/workspaces/${ws}/mail/domains/${mailId}/verify`);
+  const mailId = await verifiedMailDomain(api, ws, z.id, `mail.${zone}`);
 
   const address = `bounced-${tag}@example.org`;
   await api.post("/v1/suppressions", { address }, { query: { workspaceId: ws } });
@@ -85,12 +76,7 @@ export async function makeEverything(emu: TestEmulator, api: CloudPlatformClient
     await ctx.client.close();
   }
 
-  // A custom domain on the web service, with its record in the zone, verified (ACTIVE).
-  const cd = await api.create<any>(`/v1/services/${svc.id}/custom-domains`, { domain: `shop.${zone}` });
-  for (const r of cd.dnsTarget.records) {
-    await api.create(`/v1/dns-zones/${z.id}/records`, { name: "shop", type: r.type, content: r.content });
-  }
-  await api.post(`/v1/custom-domains/${cd.id}/verify`);
+  const cd = await verifiedCustomDomain(api, svc.id, z.id, zone, "shop");
 
   return {
     importIds: {
@@ -126,4 +112,32 @@ export async function makeEverything(emu: TestEmulator, api: CloudPlatformClient
     customDomainId: cd.id,
     secrets: [token, fileContent, loneValue, loneFile],
   };
+}
+
+/** A zone delegated to the platform, then made and verified. */
+export async function verifiedZone(emu: TestEmulator, api: CloudPlatformClient, name: string): Promise<{ id: string }> {
+  await emu.control("POST", "/dns/delegations", { domain: name });
+  const z = await api.create<{ id: string }>(`/v1/workspaces/${emu.workspaceId}/dns-zones`, { name });
+  await api.post(`/v1/dns-zones/${z.id}/verify`);
+  return z;
+}
+
+/** A sending domain whose records are published in the zone, verified; its id. */
+export async function verifiedMailDomain(api: CloudPlatformClient, ws: string, zoneId: string, name: string): Promise<string> {
+  const mail = await api.create<any>(`/v1/workspaces/${ws}/mail/domains`, { name });
+  const mailId: string = mail.domain?.id ?? mail.id;
+  const detail = await api.get<any>(`/v1/workspaces/${ws}/mail/domains/${mailId}`);
+  for (const r of detail.records) {
+    await api.create(`/v1/dns-zones/${zoneId}/records`, { name: r.zoneHost, type: r.type, content: r.value, ...(r.priority != null ? { priority: r.priority } : {}) });
+  }
+  await api.post(`/v1/workspaces/${ws}/mail/domains/${mailId}/verify`);
+  return mailId;
+}
+
+/** A custom domain `<host>.<zone>` on the service, its record published in the zone, verified (ACTIVE). */
+export async function verifiedCustomDomain(api: CloudPlatformClient, serviceId: string, zoneId: string, zone: string, host: string): Promise<{ id: string }> {
+  const cd = await api.create<any>(`/v1/services/${serviceId}/custom-domains`, { domain: `${host}.${zone}` });
+  for (const r of cd.dnsTarget.records) await api.create(`/v1/dns-zones/${zoneId}/records`, { name: host, type: r.type, content: r.content });
+  await api.post(`/v1/custom-domains/${cd.id}/verify`);
+  return cd;
 }

@@ -51,6 +51,11 @@ export async function inlineStack(
   return { ...s, dispose: () => s.dispose().finally(() => rmSync(work, { recursive: true, force: true })) };
 }
 
+/** Runs `pulumi <args>` as the stack's workspace runs its commands (its CLI, environment and folder). */
+export function pulumiCmd(s: StackHandle, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return (s.stack.workspace as unknown as { runPulumiCmd(a: string[]): Promise<{ stdout: string; stderr: string }> }).runPulumiCmd(args);
+}
+
 /** Counts of planned or applied operations, without "same". */
 export function changes(r: PreviewResult | UpResult): Record<string, number> {
   const summary = "changeSummary" in r ? r.changeSummary : r.summary.resourceChanges ?? {};
