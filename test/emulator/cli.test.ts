@@ -1,4 +1,4 @@
-// The command line: --help documents every flag (and the README names them all), and the printed
+// The command line: --help documents every flag (and docs/emulator.md names them all), and the printed
 // line carries what a user's own tests need: the base URL, keys, a sign-in and the DNS address.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -7,12 +7,12 @@ import { helpText } from "../../emulator/cli";
 
 const CLI = join(__dirname, "../../dist/emulator/cli.js");
 
-test("--help lists every flag the CLI parses, and the README's usage line names each one", () => {
+test("--help lists every flag the CLI parses, and the usage line of docs/emulator.md names each one", () => {
   const source = readFileSync(join(__dirname, "../../emulator/cli.ts"), "utf8");
   const declared = [...source.matchAll(/^\s+"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/gm)].map((m) => m[1]);
   expect(declared).toEqual(expect.arrayContaining(["port", "state", "speed", "dns-port", "delegate", "help"]));
   const help = helpText();
-  const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+  const readme = readFileSync(join(__dirname, "../../docs/emulator.md"), "utf8");
   for (const flag of declared) {
     expect(help).toMatch(new RegExp(`--${flag}\\b.*\\S{3,}`));
     if (flag !== "help") expect(readme).toContain(`--${flag}`);

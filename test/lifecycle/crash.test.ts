@@ -31,7 +31,7 @@ test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up:
     expect(pids.length).toBeGreaterThan(0);
     killAll(pids);
     await expect(up).rejects.toThrow();
-    // The recovery's first step (README): a kill in the file backend's sidecar write leaves the
+    // The recovery's first step (docs/resource-behaviour.md): a kill in the file backend's sidecar write leaves the
     // state unreadable until the empty sidecar is gone.
     removeEmptySidecars(s.backendDir);
     const made = platform(emu);

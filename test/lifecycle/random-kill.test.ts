@@ -1,5 +1,5 @@
 // R2: SIGKILL of `pulumi up` (the CLI and its plugins) at a random point of an up of 15 mixed
-// resources, for three seeds; then the documented recovery (README "Creates that survive
+// resources, for three seeds; then the documented recovery (docs/resource-behaviour.md "Creates that survive
 // crashes") converges with no duplicate and no orphan, and destroy leaves nothing.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The documented recovery after a killed `pulumi` process, as the README gives it.
+// The documented recovery after a killed `pulumi` process, as docs/resource-behaviour.md gives it.
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
