@@ -168,14 +168,17 @@ function functionPage(token: string, f: Json, schema: Json, example: Rendered): 
   return { file: `${name}.md`, text: text.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n" };
 }
 
+/** Every operation needs these (from config or the environment), although the schema cannot require them. */
+const REQUIRED_CONFIG = ["apiKey", "baseUrl"];
+
 function configPage(schema: Json): Page {
   const text = [
     "# Provider configuration",
     "",
     "Stack configuration keys `cloudplatform:<name>`, and the inputs of an explicit `Provider` resource.",
     "",
-    table(schema.config?.variables ?? {}, [], schema),
-    "Each falls back to its environment variable:",
+    table(schema.config?.variables ?? {}, REQUIRED_CONFIG, schema),
+    "Each falls back to its environment variable; a required one may be set either way:",
     "",
     ...Object.entries<Json>(schema.config?.variables ?? {}).map(([k, v]) => `- \`${k}\`: \`${(v.defaultInfo?.environment ?? []).join("`, `")}\``),
   ].join("\n");
