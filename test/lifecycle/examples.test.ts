@@ -1,6 +1,6 @@
 // Every example under examples/ runs as users run it, through the real CLI against the emulator:
 // up, an empty preview, destroy, and nothing left on the platform.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, EXAMPLES, expectNoDrift, testStack } from "../support/stack";
@@ -12,9 +12,12 @@ const SETUP: Record<string, { config?: Record<string, string>; delegate?: string
   "mail-domain": { config: { domain: "examples-mail.test", timeout: "60s" }, delegate: "examples-mail.test" },
   "static-site": { config: { domain: "examples-site.test", timeout: "60s" }, delegate: "examples-site.test" },
   "mail-sandbox": { config: { domain: "examples-sandbox.test", timeout: "60s" }, delegate: "examples-sandbox.test" },
+  "full-stack": { config: { domain: "examples-full.test", timeout: "60s" }, delegate: "examples-full.test" },
 };
 
-const examples = readdirSync(EXAMPLES).filter((d) => statSync(join(EXAMPLES, d)).isDirectory()).sort();
+// The TypeScript ones: Python and Go examples run through the Automation API (quickstart-languages.test.ts).
+const isNodejs = (d: string) => existsSync(join(EXAMPLES, d, "Pulumi.yaml")) && /^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(readFileSync(join(EXAMPLES, d, "Pulumi.yaml"), "utf8"));
+const examples = readdirSync(EXAMPLES).filter((d) => statSync(join(EXAMPLES, d)).isDirectory() && isNodejs(d)).sort();
 
 let emu: TestEmulator;
 beforeAll(async () => {
