@@ -81,7 +81,9 @@ test: build tools python-sdk system-deps
 test-unit: build
 	npx jest --ci --testPathIgnorePatterns lifecycle packaging
 
-demo: build tools
+# Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
+demo: build
+	./scripts/demo-tools.sh
 	node dist/scripts/demo.js
 
 bench: build tools
