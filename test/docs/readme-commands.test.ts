@@ -43,6 +43,8 @@ function run(script: string, cwd: string): Promise<{ code: number | null; out: s
     GOPATH: process.env.GOPATH ?? join(homedir(), "go"),
     GOCACHE: process.env.GOCACHE ?? join(homedir(), ".cache", "go-build"),
     npm_config_cache: process.env.npm_config_cache ?? join(homedir(), ".npm"),
+    // a pyenv-installed `aws` finds its Python through PYENV_ROOT, which defaults to $HOME/.pyenv
+    ...(existsSync(join(homedir(), ".pyenv")) && !process.env.PYENV_ROOT ? { PYENV_ROOT: join(homedir(), ".pyenv") } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
   });
   const wrapped = `set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
@@ -69,6 +71,13 @@ test("README.md: the five-minute try runs as written", async () => {
   const r = await run(markedBlock(readFileSync(join(ROOT, "README.md"), "utf8")), ROOT);
   expect({ code: r.code, tail: r.code === 0 ? "" : r.out.slice(-4000) }).toEqual({ code: 0, tail: "" });
   expect(r.out).toMatch(/Resources:\s+\+ 3 created/);
+});
+
+test("docs/state-in-buckets.md: a stack with its state in an emulator bucket runs as written", async () => {
+  const r = await run(markedBlock(readFileSync(join(ROOT, "docs", "state-in-buckets.md"), "utf8")), ROOT);
+  expect({ code: r.code, tail: r.code === 0 ? "" : r.out.slice(-4000) }).toEqual({ code: 0, tail: "" });
+  expect(r.out).toContain(".pulumi/stacks/quickstart/dev.json");
+  expect(r.out.trim().split("\n").pop()).toBe("true");
 });
 
 test.each(examples)("examples/%s/README.md: its commands run as written and leave nothing", async (name) => {
