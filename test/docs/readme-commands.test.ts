@@ -70,7 +70,7 @@ test("every TypeScript example has a README with commands", () => {
 test("README.md: the five-minute try runs as written", async () => {
   const r = await run(markedBlock(readFileSync(join(ROOT, "README.md"), "utf8")), ROOT);
   expect({ code: r.code, tail: r.code === 0 ? "" : r.out.slice(-4000) }).toEqual({ code: 0, tail: "" });
-  expect(r.out).toMatch(/Resources:\s+\+ 3 created/);
+  expect(r.out).toMatch(/Resources:\s+\+ 4 created/); // the stack, the project and its two environments
 });
 
 test("docs/state-in-buckets.md: a stack with its state in an emulator bucket runs as written", async () => {
