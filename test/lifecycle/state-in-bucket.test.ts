@@ -67,7 +67,7 @@ const lockDir = `.pulumi/locks/organization/quickstart/${STACK}/`;
 
 test("a stack's state lives in the bucket, locked while it updates; another lock stops an update until pulumi cancel", async () => {
   const ok = (r: { code: number; out: string }) => expect({ code: r.code, out: r.code === 0 ? "" : r.out }).toEqual({ code: 0, out: "" });
-  ok(await pulumi(["stack", "init", STACK]));
+  ok(await pulumi(["stack", "init"]));
   try {
     ok(await pulumi(["config", "set", "projectName", `state-${process.pid}`]));
 
