@@ -8,6 +8,7 @@ NPM ?= npm
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
+	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
@@ -83,8 +84,9 @@ python-sdk: $(WHEEL) .venv/.mypy
 test: build typecheck tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)
 
+# The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
 test-unit: build typecheck
-	npx jest --ci --testPathIgnorePatterns lifecycle packaging
+	npx jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 demo: build tools
 	node dist/scripts/demo.js
