@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
+	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
@@ -30,9 +31,14 @@ deps: node_modules/.installed
 system-deps:
 	./scripts/system-deps.sh
 
+# Incremental: a build with nothing changed takes seconds (the build info lives in dist/).
 build: deps
-	npx tsc -p tsconfig.json
+	npx tsc -p tsconfig.json --incremental
 	$(NPM) run --silent copy-ui
+
+# jest only transpiles (tsconfig.jest.json): the tests' types are checked here, with everything else.
+typecheck: deps
+	npx tsc -p tsconfig.test.json --noEmit --incremental --tsBuildInfoFile dist/.tsbuildinfo-test
 
 tools: deps
 	./scripts/build-pulumi.sh
@@ -75,11 +81,12 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-test: build tools python-sdk system-deps
+test: build typecheck tools python-sdk system-deps
 	npx jest --ci $(JEST_FLAGS)
 
-test-unit: build
-	npx jest --ci --testPathIgnorePatterns lifecycle packaging
+# The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
+test-unit: build typecheck
+	npx jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 # Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
 demo: build

@@ -2,7 +2,8 @@
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] },
+  // Transpile only (isolatedModules in tsconfig.jest.json): `make typecheck` checks the tests' types once, with tsc.
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.jest.json" }] },
   testTimeout: 60_000,
   // Lifecycle tests share one Pulumi toolchain; keep the two-core machine from thrashing.
   maxWorkers: 2,

@@ -14,7 +14,7 @@ interface Flag {
   help: string;
 }
 
-const FLAGS: Record<string, Flag> = {
+export const FLAGS: Record<string, Flag> = {
   port: { type: "string", value: "N", help: "HTTP port of the API and the control routes (default: any free port)" },
   host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; ::1 for IPv6, printed in brackets; the control API has no auth, keep it on loopback)" },
   state: { type: "string", value: "DIR", help: "keep the state in this directory across restarts (made if missing; see 'state' below)" },

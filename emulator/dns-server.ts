@@ -9,6 +9,7 @@ import { createSocket } from "node:dgram";
 import { createServer, isIPv6, type Socket as TcpSocket } from "node:net";
 import * as packet from "dns-packet";
 import type { Emu } from "./emu";
+import { LOOPBACK } from "./loopback";
 import { type Answer as Found, authority, resolve } from "./models/public-dns";
 
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
@@ -28,7 +29,7 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(emu: Emu, port = 0, host = "127.0.0.1"): Promise<DnsServer> {
+export async function startDnsServer(emu: Emu, port = 0, host = LOOPBACK): Promise<DnsServer> {
   // TCP first, so UDP can take the same port when the system picked it; retry if that port's UDP side is taken.
   for (let attempt = 0; ; attempt++) {
     const tcp = await tcpServer(emu, port, host);

@@ -10,6 +10,7 @@ import { startDnsServer } from "./dns-server";
 import { closeAllDatabases, openDatabases } from "./postgres";
 import { addReadiness } from "./readiness";
 import { StateDir } from "./journal";
+import { LOOPBACK } from "./loopback";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
@@ -95,7 +96,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   emu.save();
 
   const app = buildApp(emu);
-  const host = (opts.host ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
+  const host = (opts.host ?? LOOPBACK).replace(/^\[(.*)\]$/, "$1");
   let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
   try {
     await app.listen({ port: opts.port ?? 0, host });

@@ -6,10 +6,11 @@ import { mkdirSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { LOOPBACK } from "./loopback";
+import { quoteIdent } from "./postgres-sql";
 
 interface Request { id: number; op: "query" | "textRows" | "script" | "archive" | "ping" | "close"; text?: string; params?: unknown[] }
 const { dataDir, user, initOnly } = workerData as { dataDir: string; user: string; initOnly?: boolean };
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 async function main(): Promise<void> {
   // Loaded here only: the thread is plain Node even under jest, whose sandbox refuses PGlite's own dynamic import().
@@ -27,12 +28,12 @@ async function main(): Promise<void> {
   // PGlite has one session, shared by every connection: it runs as the service's user from here on.
   if (user !== "postgres") {
     const exists = await db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [user]);
-    if (!exists.rows.length) await db.exec(`CREATE ROLE ${quote(user)} LOGIN; GRANT ALL ON SCHEMA public TO ${quote(user)};`);
-    await db.exec(`SET ROLE ${quote(user)}`);
+    if (!exists.rows.length) await db.exec(`CREATE ROLE ${quoteIdent(user)} LOGIN; GRANT ALL ON SCHEMA public TO ${quoteIdent(user)};`);
+    await db.exec(`SET ROLE ${quoteIdent(user)}`);
   }
   const oids = await db.query<{ oid: number }>("SELECT oid::int AS oid FROM pg_type");
   const text = Object.fromEntries(oids.rows.map((r) => [r.oid, (x: string) => x]));
-  const server: PGLiteSocketServer = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 32 });
+  const server: PGLiteSocketServer = new PGLiteSocketServer({ db, host: LOOPBACK, port: 0, maxConnections: 32 });
   await server.start();
 
   const handle = async (req: Request): Promise<unknown> => {

@@ -9,10 +9,10 @@ import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import net from "node:net";
 import path from "node:path";
 import { Client, Pool, type ClientConfig } from "pg";
+import { LOOPBACK } from "./loopback";
 import { settlesWithin } from "./postgres-engine";
 
 export const ADMIN = "cloudplatform_admin";
-const HOST = "127.0.0.1";
 /** The override: `pglite` forces the fallback, a directory names the server's binaries. */
 export const ENGINE_ENV = "CLOUDPLATFORM_EMULATOR_POSTGRES";
 const START_TIMEOUT_MS = 60_000;
@@ -111,7 +111,7 @@ export class Cluster {
   }
 
   get address() {
-    return { host: HOST, port: this.port };
+    return { host: LOOPBACK, port: this.port };
   }
 
   async start(): Promise<void> {
@@ -230,7 +230,7 @@ export class Cluster {
     ].join("\n");
     const p = this.spawnServer("/bin/sh", ["-c", watchdog, "postgres-watchdog", this.bins.postgres,
       "-D", this.serverPath("data"), "-p", String(this.port),
-      "-c", `listen_addresses=${HOST}`, "-c", "unix_socket_directories=",
+      "-c", `listen_addresses=${LOOPBACK}`, "-c", "unix_socket_directories=",
       // Commits are flushed to disk within a fraction of a second, not before each answer (as the
       // state's journal, within a second); fsync stays on, so a crash of the machine loses at most
       // those and never corrupts the cluster.
@@ -272,7 +272,7 @@ export class Cluster {
   }
 
   config(database: string, user = ADMIN, password = this.adminPassword): ClientConfig {
-    return { host: HOST, port: this.port, user, password, database, connectionTimeoutMillis: 30_000 };
+    return { host: LOOPBACK, port: this.port, user, password, database, connectionTimeoutMillis: 30_000 };
   }
 
   /** A new session on one of the cluster's databases, as the superuser unless told otherwise. */
@@ -305,7 +305,7 @@ export class Cluster {
   /** A database as a pg_dump custom-format archive (restore it with pg_restore). */
   async archive(database: string): Promise<Buffer> {
     if (!this.bins.pgDump) throw new Error(`there is no pg_dump in ${this.bins.dir}`);
-    const p = spawn(this.bins.pgDump, ["-h", HOST, "-p", String(this.port), "-U", ADMIN, "-d", database, "-Fc"], {
+    const p = spawn(this.bins.pgDump, ["-h", LOOPBACK, "-p", String(this.port), "-U", ADMIN, "-d", database, "-Fc"], {
       env: { ...process.env, PGPASSWORD: this.adminPassword }, stdio: ["ignore", "pipe", "pipe"],
     });
     const out: Buffer[] = [];
@@ -366,7 +366,7 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once("error", reject);
-    s.listen(0, HOST, () => {
+    s.listen(0, LOOPBACK, () => {
       const port = (s.address() as net.AddressInfo).port;
       s.close(() => resolve(port));
     });

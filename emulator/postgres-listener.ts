@@ -4,10 +4,9 @@
 // hands the connection, signed in upstream, to whatever serves the database.
 import { randomBytes } from "node:crypto";
 import net from "node:net";
+import { LOOPBACK } from "./loopback";
 import type { DatabaseSettings } from "./models/lifecycle";
 import { AUTH_OK, CANCEL_REQUEST, fatal, GSS_REQUEST, md5Challenge, md5Matches, PROTOCOL_3, Reader, SSL_REQUEST, startupParams } from "./postgres-wire";
-
-export const LOOPBACK = "127.0.0.1";
 
 export interface ListenerHooks {
   /** The service's database settings now; undefined once it is gone. */

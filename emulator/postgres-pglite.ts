@@ -7,6 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { EngineUnavailable, settlesWithin, type Engine, type EngineState, type ServiceDb, type Sql } from "./postgres-engine";
+import { LOOPBACK } from "./loopback";
 import { signIn } from "./postgres-wire";
 
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
@@ -129,7 +130,7 @@ export function pgliteEngine(dataDir: string, live: () => string[]): Engine {
     ensure: async (svc) => void (await running(svc)),
     upstream: async (svc, params) => {
       const port = await (await running(svc)).ready;
-      const socket = net.connect(port, "127.0.0.1");
+      const socket = net.connect(port, LOOPBACK);
       socket.setNoDelay(true);
       // PGlite's socket server asks for no password.
       return { socket, rest: await signIn(socket, { ...params, user: svc.db.user, database: "postgres" }, "") };

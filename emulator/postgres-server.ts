@@ -7,6 +7,7 @@ import net from "node:net";
 import type { Client, ClientConfig } from "pg";
 import { ADMIN, type Binaries, Cluster } from "./postgres-cluster";
 import { EngineUnavailable, type Engine, type ScriptResult, type ServiceDb, type SessionOptions, type Sql } from "./postgres-engine";
+import { quoteIdent as ident, quoteLiteral as literal } from "./postgres-sql";
 import { scramVerifier, signIn } from "./postgres-wire";
 
 /** A service's database and roles inside the cluster. */
@@ -20,8 +21,6 @@ export interface DbNames {
 
 const hex = (serviceId: string) => serviceId.replace(/-/g, "").slice(0, 12);
 const SUFFIX = /_([0-9a-f]{12})$/;
-const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
-const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 /** Names Postgres refuses for a role (or that the cluster's superuser has). */
 const reservedRole = (name: string) => name.startsWith("pg_") || ["public", "none", ADMIN].includes(name);
 

@@ -13,7 +13,7 @@ export interface TableRef { schema: string; name: string }
 const qname = (t: TableRef) => `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
 /** What Postgres' quote_ident prints: quotes only when needed. */
 const pgQuoteIdent = (s: string) => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : quoteIdent(s));
-const quoteLit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+export const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 export async function listTables(db: Sql) {
   const r = await db.query<{ schema: string; name: string; est: number }>(
@@ -191,16 +191,16 @@ export async function dumpSql(db: Sql, only?: TableRef): Promise<string> {
     const overriding = cols.some((c) => c.identity === "a") ? " OVERRIDING SYSTEM VALUE" : "";
     const names = insertable.map((c) => quoteIdent(c.name)).join(", ");
     for (const row of await rowsOf(db, t, insertable)) {
-      out.push(`INSERT INTO ${qname(t)} (${names})${overriding} VALUES (${row.map((v) => (v === null ? "NULL" : quoteLit(v))).join(", ")});`);
+      out.push(`INSERT INTO ${qname(t)} (${names})${overriding} VALUES (${row.map((v) => (v === null ? "NULL" : quoteLiteral(v))).join(", ")});`);
     }
     for (const c of cols.filter((c) => c.identity)) {
       const seq = await db.query<{ s: string }>(`SELECT pg_get_serial_sequence($1, $2) AS s`, [qname(t), c.name]);
-      if (seq[0]?.s) after.push(await setvalOf(db, seq[0].s, `pg_get_serial_sequence(${quoteLit(qname(t))}, ${quoteLit(c.name)})`));
+      if (seq[0]?.s) after.push(await setvalOf(db, seq[0].s, `pg_get_serial_sequence(${quoteLiteral(qname(t))}, ${quoteLiteral(c.name)})`));
     }
   }
   for (const q of seqs) {
     if (q.owner) after.push(`ALTER SEQUENCE ${qname(q)} OWNED BY ${q.owner};`);
-    after.push(await setvalOf(db, qname(q), quoteLit(qname(q))));
+    after.push(await setvalOf(db, qname(q), quoteLiteral(qname(q))));
   }
   if (!only) {
     const views = await db.query<{ schema: string; name: string; def: string }>(

@@ -5,7 +5,7 @@
 // PRE_RESTORE), then replaces the live data with the backup's at once; its record is answered
 // PENDING and moves on the clock the same way.
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import type { Principal } from "../auth";
 import { extendControl } from "../control";
@@ -45,12 +45,33 @@ const dumpsDir = (emu: Emu) => path.join(dataDir(emu), "backups");
 const dumpFile = (emu: Emu, id: string) => path.join(dumpsDir(emu), `${id}.sql`);
 
 extendControl((_app, emu) => {
-  emu.on("reset", () => {
-    const dir = existingDataDir(emu);
-    if (dir) void rm(path.join(dir, "backups"), { recursive: true, force: true });
-  });
+  emu.on("reset", () => forgetDumps(emu));
   emu.on("service.deleted", (svc: Service) => deleteBackupsOf(emu, svc.id));
 });
+
+const FORGOTTEN = "backups.forgotten-";
+
+/**
+ * Reset forgets every dump. The folder is renamed away before the reset answers, then removed in
+ * the background: a backup taken right after the reset writes into a new folder, never into one
+ * being deleted. Folders a crash left half removed go with the next reset.
+ */
+export function forgetDumps(emu: Emu): void {
+  const dir = existingDataDir(emu);
+  if (!dir) return;
+  try {
+    renameSync(path.join(dir, "backups"), path.join(dir, `${FORGOTTEN}${newId()}`));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") emu.log({ kind: "error", msg: `reset could not move the backup dumps away: ${(e as Error).message}` });
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(FORGOTTEN));
+  } catch {
+    return;
+  }
+  for (const n of names) void rm(path.join(dir, n), { recursive: true, force: true }).catch(() => undefined);
+}
 
 /** Written whole or not at all: a crash mid-write leaves no torn dump under the backup's name. */
 async function writeDump(emu: Emu, id: string, sql: string): Promise<void> {

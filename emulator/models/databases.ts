@@ -6,6 +6,7 @@ import { z } from "zod";
 import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, forbidden, notFound, PlatformError } from "../errors";
+import { baseUrlOf } from "../loopback";
 import { newId } from "../store";
 import { archiveOf, withDatabase } from "../postgres";
 import type { Sql } from "../postgres-engine";
@@ -63,9 +64,8 @@ function publish(emu: Emu, content: Buffer, filename: string, format: string, co
   const id = newId();
   const expiresAtMs = now + EXPORT_TTL_MS;
   store.files.set(id, { content, filename, contentType, expiresAtMs });
-  const base = emu.settings.baseUrl ?? "http://127.0.0.1";
   return {
-    url: `${base}/_exports/${id}?expires=${expiresAtMs}&signature=${sign(store.secret, id, expiresAtMs)}`,
+    url: `${baseUrlOf(emu)}/_exports/${id}?expires=${expiresAtMs}&signature=${sign(store.secret, id, expiresAtMs)}`,
     filename, format, sizeBytes: content.length, expiresAt: new Date(expiresAtMs).toISOString(),
   };
 }

@@ -9,6 +9,7 @@ import type { Principal, Workspace } from "../auth";
 import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, forbidden, notFound, PlatformError } from "../errors";
+import { baseUrlOf } from "../loopback";
 import { deployStatus, deploysOf, type Deploy, queueDeploy } from "./deploys";
 import { slug } from "./lifecycle";
 import { createEnvironment, createProject, type Environment, environmentsOf, getEnvironment, type Project } from "./projects";
@@ -112,7 +113,7 @@ export function reserveUpload(emu: Emu, who: Principal, body: z.infer<typeof res
 }
 
 export function uploadView(emu: Emu, u: StaticUpload) {
-  const base = emu.settings.baseUrl ?? "http://127.0.0.1";
+  const base = baseUrlOf(emu);
   const expires = Math.floor(u.expiresAtMs / 1000);
   return {
     uploadId: u.id,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
+import { baseUrlOf } from "../loopback";
 import type { Store } from "../store";
 import { newId } from "../store";
 import { deleteContents, objectsOf } from "./objects";
@@ -198,7 +199,7 @@ export function accessKeyById(emu: Emu, accessKeyId: string): StorageAccessKey |
 // ---- views ----
 /** The S3 endpoint of the bucket's region, served by the emulator itself (emulator/s3/): clients address buckets by path. */
 export function endpointOf(emu: Emu, region: string): string {
-  return `${emu.settings.baseUrl ?? "http://127.0.0.1"}/_storage/${region}`;
+  return `${baseUrlOf(emu)}/_storage/${region}`;
 }
 
 /** Where a PUBLIC_READ bucket's objects are read without a key: `{publicBaseUrl}/{key}`. */

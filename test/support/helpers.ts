@@ -43,3 +43,20 @@ export function plainDiff<T extends { detailedDiff?: unknown }>(d: T): Omit<T, "
   const { detailedDiff: _detail, ...rest } = d;
   return rest;
 }
+
+/**
+ * Polls `check` until it returns true (or a value other than false/undefined), and resolves with
+ * that value; fails naming `what` after `timeoutMs`. Tests wait for work this way, never by a fixed sleep.
+ */
+export async function waitFor<T>(
+  check: () => T | false | undefined | Promise<T | false | undefined>,
+  { timeoutMs = 10_000, intervalMs = 20, what = "the condition" }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await check();
+    if (got !== false && got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

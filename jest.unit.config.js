@@ -1,0 +1,22 @@
+// `make test-unit`: the fast tier. Its tests need Node and the build only: no Pulumi CLI, no
+// Postgres server (nor PGlite), no browser, no Python or Go toolchain, no awscli. `make test` runs
+// these and the ones below. test/tiers.test.ts fails when a file that needs one of those lands here.
+const base = require("./jest.config.js");
+
+/** What the fast tier leaves to `make test`, and the need that puts it there. */
+const SLOW = {
+  "/test/lifecycle/": "the Pulumi CLI (Automation API)",
+  "/test/native/": "the Pulumi CLI and the native plugin",
+  "/test/packaging/": "the Pulumi CLI and npm pack",
+  "/test/schema.test.ts": "the Pulumi CLI and sdkgen (.tools)",
+  "/test/docs/": "the Python venv (mypy) and Go (go vet)",
+  "/test/emulator/postgres": "a Postgres server, or PGlite",
+  "/test/emulator/dashboard.test.ts": "a browser (chromium)",
+  "/test/emulator/s3-cli.test.ts": "awscli",
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  testPathIgnorePatterns: ["/node_modules/", ...Object.keys(SLOW)],
+};
