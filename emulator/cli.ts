@@ -107,6 +107,8 @@ async function main(): Promise<void> {
     return n;
   };
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  // The state, dumps and database files hold keys and secrets: nothing this process writes is for other users.
+  process.umask(0o077);
   const emulator = await startEmulator({
     port: num(values.port, "port"),
     host: str(values.host),
