@@ -20,7 +20,8 @@ export function checkGraphqlLimits(query: string, limits = GRAPHQL_LIMITS): void
     definitions = parse(query, { maxTokens: limits.tokens, noLocation: true }).definitions;
   } catch (err) {
     if (err instanceof RangeError) throw badRequest(`query: nests too deeply to read (at most ${limits.depth} levels)`);
-    if (/more than \d+ tokens/.test((err as Error).message)) throw badRequest(`query: has more than ${limits.tokens} tokens; send a smaller document`);
+    // graphql-js 16 words it "contains more that N tokens".
+    if (/contains more tha[nt] \d+ tokens/.test((err as Error).message)) throw badRequest(`query: has more than ${limits.tokens} tokens; send a smaller document`);
     return;
   }
   const fragments = new Map<string, FragmentDefinitionNode>();

@@ -23,14 +23,16 @@ test("rate-limit buckets: 100,000 random Authorization headers hold at most MAX_
   const limiter = new RateLimiter();
   limiter.set({ perMinute: 60, burst: 5 });
   const t0 = 1_000_000;
-  for (let i = 0; i < 100_000; i++) limiter.take(`Bearer ${randomKey()}`, t0 + i);
+  for (let i = 0; i < 5; i++) expect(limiter.take("Bearer mine", t0)).toBe(0);
+  for (let i = 0; i < 100_000; i++) {
+    limiter.take(`Bearer ${randomKey()}`, t0 + 1);
+    // A key in use keeps its bucket, and its limit, through the flood.
+    if (i % 1_000 === 0) expect(limiter.take("Bearer mine", t0 + 1)).toBeGreaterThan(0);
+  }
   expect(limiter.size).toBe(MAX_BUCKETS);
-  // A key in use keeps its bucket (and its debt) through the flood.
-  for (let i = 0; i < 5; i++) expect(limiter.take("Bearer mine", t0 + 100_000)).toBe(0);
-  expect(limiter.take("Bearer mine", t0 + 100_000)).toBeGreaterThan(0);
   // Once a bucket would have refilled (5 tokens at 1/s), it is the same as a new one and is dropped.
-  limiter.take("Bearer later", t0 + 100_000 + 5_000);
-  expect(limiter.size).toBe(2);
+  expect(limiter.take("Bearer later", t0 + 2 + 5_000)).toBe(0);
+  expect(limiter.size).toBe(1);
 });
 
 test("sign-in attempts: 100,000 random addresses hold at most MAX_LOGIN_ADDRESSES; an idle minute forgets them", async () => {
@@ -118,8 +120,8 @@ describe("GraphQL depth and cost", () => {
   });
 
   test("a costly query (aliases, fragments spread in fragments) is refused; introspection and the API's operations are not", async () => {
-    const aliases = `{ ${Array.from({ length: 600 }, (_, i) => `t${i}: getMyTeams { items { id } }`).join(" ")} }`;
-    expect(await gql(aliases)).toEqual(refused(/^query: the operation asks for 1800 fields .*at most 1000 are allowed/));
+    const aliases = `{ ${Array.from({ length: 400 }, (_, i) => `t${i}: getMyTeams { items { id } }`).join(" ")} }`;
+    expect(await gql(aliases)).toEqual(refused(/^query: the operation asks for 1200 fields .*at most 1000 are allowed/));
     // Each fragment spreads the next one ten times: 10^6 fields in a few hundred bytes.
     const levels = 6;
     const frags = Array.from({ length: levels }, (_, i) => i === levels - 1

@@ -50,7 +50,7 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
       return text ? JSON.parse(text) : undefined;
     },
     async leftovers() {
-      const res = await fetch(`${emu.baseUrl}/_emulator/state`);
+      const res = await fetch(`${emu.baseUrl}/_emulator/state`, { headers: opts.controlToken ? { "x-emulator-token": opts.controlToken } : {} });
       const { counts } = (await res.json()) as { counts: Record<string, number> };
       return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
     },
