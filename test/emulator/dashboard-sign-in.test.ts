@@ -41,7 +41,7 @@ test("sign in with the control token, then the dashboard works; the cookie is Ht
   await page.waitForSelector("[data-live=live]");
   expect(new URL(page.url()).hash).toBe(`#/w/${emu.workspaceId}/storage`);
 
-  const cookies = await context.cookies(emu.baseUrl);
+  const cookies = await context.cookies(`${emu.baseUrl}/_emulator/ui/`);
   expect(cookies).toEqual([expect.objectContaining({ httpOnly: true, sameSite: "Strict", path: "/_emulator" })]);
   expect(cookies[0].value).not.toContain(TOKEN);
   // A script on the page cannot read it.
