@@ -58,7 +58,7 @@ export async function runEngine(opts: EngineOptions): Promise<Row[]> {
   };
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${emu.baseUrl}/_emulator${path}`, {
-      method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers: method === "GET" ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
   };

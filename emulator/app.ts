@@ -12,11 +12,12 @@ import { allRoutes } from "./routes";
 import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
 import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
 import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
+import { type GuardOptions, installGuard } from "./guard";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-export function buildApp(emu: Emu): FastifyInstance {
+export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
@@ -37,6 +38,7 @@ export function buildApp(emu: Emu): FastifyInstance {
     }
   });
 
+  installGuard(app, emu, guard);
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];

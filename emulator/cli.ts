@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 import { parseRateLimit } from "./rate-limit";
+import { TOKEN_ENV, TOKEN_HEADER } from "./control-token";
 
 interface Flag {
   type: "string" | "boolean";
@@ -16,7 +17,9 @@ interface Flag {
 
 export const FLAGS: Record<string, Flag> = {
   port: { type: "string", value: "N", help: "HTTP port of the API and the control routes (default: any free port)" },
-  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; ::1 for IPv6, printed in brackets; the control API has no auth, keep it on loopback)" },
+  host: { type: "string", value: "ADDR", help: "address to listen on (default 127.0.0.1; ::1 for IPv6, printed in brackets); any address but loopback needs --control-token" },
+  "control-token": { type: "string", value: "TOKEN", help: `the control API (/_emulator) and the dashboard need this token (at least 16 characters; default: $${TOKEN_ENV}); send it as ${TOKEN_HEADER}: TOKEN, sign in to the dashboard with it` },
+  "allowed-host": { type: "string", value: "NAME", multiple: true, help: "also answer requests whose Host is NAME, e.g. a container's service name (repeatable; loopback names and IP addresses are always answered)" },
   state: { type: "string", value: "DIR", help: "keep the state in this directory across restarts (made if missing; see 'state' below)" },
   speed: { type: "string", value: "X", help: "scale every lifecycle (provisioning, builds, deploys, cron runs); 0 makes them instant (default 1)" },
   "dns-propagation-ms": { type: "string", value: "N", help: "delay before a new or changed public DNS record is visible (default 0)" },
@@ -34,12 +37,17 @@ export function helpText(): string {
   const width = Math.max(...rows.map(([l]) => l.length)) + 2;
   return [
     "usage: cloudplatform-emulator [flags]",
-    "       cloudplatform-emulator outbox --base-url URL [--to ADDRESS] [--since DATE] [--clear]",
+    "       cloudplatform-emulator outbox --base-url URL [--to ADDRESS] [--since DATE] [--clear] [--control-token TOKEN]",
     "",
     "A local emulator of the cloud platform API. Prints one JSON line (baseUrl, workspaceId,",
     "otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, and dnsAddress with",
     "--dns-port), then serves until SIGINT or SIGTERM.",
     "The dashboard, a live view of everything it holds, is at dashboardUrl ({baseUrl}/_emulator/ui/).",
+    "",
+    "safety (on by default): requests whose Host is not localhost, an IP address, the --host name or an --allowed-host",
+    "  name are refused (DNS rebinding); control requests that change something must be application/json from the",
+    "  emulator's own origin (no web page can send them); serving beyond loopback needs --control-token. The state",
+    "  directory is kept 0700 and its files 0600. See docs/security.md.",
     "",
     "flags:",
     ...rows.map(([l, h]) => `  ${l.padEnd(width)}${h}`),
@@ -55,6 +63,7 @@ export function helpText(): string {
     "",
     "outbox: prints the messages a running emulator accepted (sandbox or not) as JSON, oldest first",
     "  --base-url URL   the running emulator (its startup line's baseUrl)",
+    `  --control-token TOKEN  the emulator's control token, if it has one (default: $${TOKEN_ENV})`,
     "  --to ADDRESS     only messages to (or cc/bcc) this address",
     "  --since DATE     only messages since YYYY-MM-DD or an ISO date-time",
     "  --clear          empty the outbox instead of printing it",
@@ -66,7 +75,7 @@ export function helpText(): string {
 async function outboxCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { "base-url": { type: "string" }, to: { type: "string" }, since: { type: "string" }, clear: { type: "boolean" } },
+    options: { "base-url": { type: "string" }, to: { type: "string" }, since: { type: "string" }, clear: { type: "boolean" }, "control-token": { type: "string" } },
   });
   const base = values["base-url"] ?? process.env.CLOUDPLATFORM_BASE_URL;
   if (!base) throw new Error("outbox: give --base-url URL (the emulator's baseUrl)");
@@ -74,7 +83,12 @@ async function outboxCommand(args: string[]): Promise<void> {
   if (values.to) query.set("to", values.to);
   if (values.since) query.set("since", values.since);
   const url = `${base.replace(/\/+$/, "")}/_emulator/mail/outbox${values.clear ? "" : `?${query}`}`;
-  const res = await fetch(url, { method: values.clear ? "DELETE" : "GET" });
+  const token = values["control-token"] ?? process.env[TOKEN_ENV];
+  const res = await fetch(url, {
+    method: values.clear ? "DELETE" : "GET",
+    // A change is JSON: the emulator refuses any other control request that changes something.
+    headers: { ...(values.clear ? { "content-type": "application/json" } : {}), ...(token ? { [TOKEN_HEADER]: token } : {}) },
+  });
   if (!res.ok) throw new Error(`outbox: ${res.status} ${await res.text()}`);
   if (!values.clear) process.stdout.write(JSON.stringify(await res.json(), null, 2) + "\n");
 }
@@ -93,12 +107,16 @@ async function main(): Promise<void> {
     return n;
   };
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  // The state, dumps and database files hold keys and secrets: nothing this process writes is for other users.
+  process.umask(0o077);
   const emulator = await startEmulator({
     port: num(values.port, "port"),
     host: str(values.host),
     stateFile: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
     log: values.log === true,
+    controlToken: str(values["control-token"]) ?? (process.env[TOKEN_ENV] || undefined),
+    allowedHosts: (values["allowed-host"] as string[] | undefined) ?? [],
     rateLimit: values["rate-limit"] === undefined ? undefined : {
       perMinute: parseRateLimit(String(values["rate-limit"])),
       burst: num(values["rate-burst"], "rate-burst"),

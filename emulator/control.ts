@@ -1,5 +1,6 @@
-// The test-only control API under /_emulator: faults, counters, time, state. No auth: the
-// emulator listens on loopback only. Every control route validates its body and query with zod,
+// The test-only control API under /_emulator: faults, counters, time, state. guard.ts stands in
+// front of it: known Hosts only, changes as JSON from no other site, and the token when the
+// emulator has one (required beyond loopback). Every control route validates its body and query with zod,
 // as the API routes do: a 400 names the field and the rule, and nothing is stored.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";

@@ -13,6 +13,8 @@ import { StateDir } from "./journal";
 import { LOOPBACK } from "./loopback";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
+import { checkExposure, ControlToken } from "./control-token";
+import { checkAllowedHost } from "./guard";
 
 export interface EmulatorOptions {
   port?: number;
@@ -35,6 +37,10 @@ export interface EmulatorOptions {
   dnsPort?: number;
   /** Per-key rate limit: requests per minute, and how many a key may save up. */
   rateLimit?: { perMinute: number; burst?: number };
+  /** Host names the emulator answers to besides loopback names, IP addresses and `host` (`--allowed-host`; e.g. a container's service name). */
+  allowedHosts?: string[];
+  /** The token the control API and the dashboard's JSON then need (`--control-token`); required to serve beyond loopback. */
+  controlToken?: string;
 }
 
 export interface RunningEmulator extends SeedResult {
@@ -61,6 +67,9 @@ interface KeptSettings {
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = (opts.host ?? LOOPBACK).replace(/^\[(.*)\]$/, "$1");
+  checkExposure(host, opts.controlToken);
+  opts.allowedHosts?.forEach(checkAllowedHost);
   const store = new Store();
   let emu: Emu | undefined;
   // Events of the load (a torn batch cut off, a legacy file converted) wait for the emulator's sink.
@@ -95,8 +104,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   emu.rateLimit.set(opts.rateLimit);
   emu.save();
 
-  const app = buildApp(emu);
-  const host = (opts.host ?? LOOPBACK).replace(/^\[(.*)\]$/, "$1");
+  const app = buildApp(emu, {
+    allowedHosts: opts.allowedHosts, boundHost: host, token: opts.controlToken === undefined ? undefined : new ControlToken(opts.controlToken),
+  });
   let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
   try {
     await app.listen({ port: opts.port ?? 0, host });

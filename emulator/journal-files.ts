@@ -75,7 +75,7 @@ const snapshotHeader = (gen: number, meta: Record<string, unknown>) =>
 
 /** Writes the rows about a megabyte at a time, yielding to requests between steps; undefined when stopped. */
 export async function writeSnapshot(file: string, gen: number, meta: Record<string, unknown>, rows: Iterator<[string, Row]>, stop: () => boolean): Promise<number | undefined> {
-  const fd = openSync(file, "w");
+  const fd = openSync(file, "w", 0o600);
   try {
     let bytes = 0;
     let chunk: string[] = [snapshotHeader(gen, meta)];

@@ -10,8 +10,9 @@
 // batch cut short by a crash (the last line, without its newline) is ignored and cut off.
 // Appends are not fsynced one by one (0.5 ms each here, half the throughput): a killed process
 // loses nothing, and a crash of the machine loses at most the last second (syncEveryMs).
-import { closeSync, existsSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { DIR_MODE, FILE_MODE, tightenModes } from "./state-modes";
 import { encode, journalHeader, journalName, JOURNAL_FILE, readLegacy, replayDir, SNAPSHOT, StateError, syncDir, writeAll, writeSnapshot } from "./journal-files";
 import type { Op, Row, Sink, Store } from "./store";
 
@@ -53,7 +54,7 @@ export class StateDir implements Sink {
     lock(path);
     try {
       state.load();
-      mkdirSync(state.dataDir, { recursive: true });
+      mkdirSync(state.dataDir, { recursive: true, mode: DIR_MODE });
     } catch (err) {
       unlock(path);
       throw err;
@@ -162,20 +163,24 @@ export class StateDir implements Sink {
     }
     // A conversion that stopped after moving the legacy file aside: its result is complete.
     if (kind === "none" && existsSync(converting)) renameSync(converting, path);
-    else if (kind === "none") mkdirSync(path, { recursive: true });
+    else if (kind === "none") mkdirSync(path, { recursive: true, mode: DIR_MODE });
     else if (kind === "file") {
       const tables = readLegacy(path);
       rmSync(converting, { recursive: true, force: true });
-      mkdirSync(converting);
+      mkdirSync(converting, { mode: DIR_MODE });
       const rows = Object.entries(tables).flatMap(([t, rs]) => rs.map((r) => [t, r] as [string, Row]));
       const bytes = await writeSnapshot(join(converting, SNAPSHOT), 1, {}, rows.values(), () => false);
       syncDir(converting);
       const kept = freeName(`${path}.v1.json`);
       renameSync(path, kept);
+      chmodSync(kept, FILE_MODE);
       renameSync(converting, path);
       syncDir(dirname(path));
       this.log("converted a legacy state file into a state directory", { legacyCopy: kept, bytes });
     }
+    const { changed, failed } = tightenModes(path);
+    if (changed) this.log(`tightened the modes of ${changed} entries of the state directory: it holds keys and secrets, only its owner may read it (directories 0700, files 0600)`, { entries: changed });
+    if (failed.length) this.log("could not tighten the modes of some entries of the state directory", { failed: failed.slice(0, 10) });
   }
 
   private load(): void {
@@ -199,7 +204,7 @@ export class StateDir implements Sink {
 
   /** Opens journal `gen` for appending: cut to its last whole batch, or made with its header line. */
   private openJournal(gen: number, keepBytes: number): void {
-    const fd = openSync(join(this.dir, journalName(gen)), "a");
+    const fd = openSync(join(this.dir, journalName(gen)), "a", FILE_MODE);
     ftruncateSync(fd, keepBytes);
     if (keepBytes === 0) {
       const header = journalHeader(gen);
@@ -266,7 +271,7 @@ function lock(dir: string): void {
   const me = `${process.pid} ${startTime(process.pid) ?? ""}`.trim();
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, "wx");
+      const fd = openSync(file, "wx", FILE_MODE);
       writeAll(fd, Buffer.from(`${me}\n`));
       closeSync(fd);
       return;

@@ -2,6 +2,10 @@
 // up to `burst` tokens, refilled at `perMinute` on real time (not the emulator's movable clock);
 // a request without a token is answered 429 with Retry-After.
 import { createHash } from "node:crypto";
+import { IdleMap } from "./idle-map";
+
+/** Keys tracked at once: a bucket is named by any Authorization header, so random headers must not grow memory without end. */
+export const MAX_BUCKETS = 10_000;
 
 export interface RateLimit {
   perMinute: number;
@@ -16,7 +20,8 @@ interface Bucket {
 
 export class RateLimiter {
   #limit?: RateLimit;
-  readonly #buckets = new Map<string, Bucket>();
+  // A bucket idle long enough to refill is the same as a new one: it can go.
+  readonly #buckets = new IdleMap<Bucket>(MAX_BUCKETS, () => (this.#limit ? Math.ceil(this.#limit.burst * 60_000 / this.#limit.perMinute) : 0));
 
   set(limit: { perMinute: number; burst?: number } | undefined): void {
     // A limit of 0, NaN or Infinity would answer every request 429 forever, or none.
@@ -30,6 +35,11 @@ export class RateLimiter {
     return this.#limit;
   }
 
+  /** Buckets held now (at most MAX_BUCKETS). */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
   /** Takes a token for the key of `authorization`: 0, or the milliseconds until one is free. */
   take(authorization: string | undefined, now = Date.now()): number {
     const limit = this.#limit;
@@ -37,10 +47,9 @@ export class RateLimiter {
     // The bucket is named by a hash: the emulator keeps no key in clear.
     const id = createHash("sha256").update(authorization ?? "").digest("hex");
     const perMs = limit.perMinute / 60_000;
-    const b = this.#buckets.get(id) ?? { tokens: limit.burst, at: now };
+    const b = this.#buckets.use(id, now, () => ({ tokens: limit.burst, at: now }));
     b.tokens = Math.min(limit.burst, b.tokens + (now - b.at) * perMs);
     b.at = now;
-    this.#buckets.set(id, b);
     if (b.tokens >= 1) {
       b.tokens -= 1;
       return 0;

@@ -64,7 +64,7 @@ function caller(base: string, headers: Record<string, string>, what: string) {
   return async (method: string, path: string, body?: unknown): Promise<Json> => {
     const res = await fetch(base + path, {
       method,
-      headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: { ...headers, ...(body === undefined && method === "GET" ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -10,7 +10,7 @@ export async function mailDomainDemo(kit: DemoKit): Promise<void> {
   const control = (method: string, path: string, body?: unknown) =>
     fetch(`${kit.emu.baseUrl}/_emulator${path}`, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: method === "GET" ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   kit.say(`the registrar points ${DOMAIN}'s nameservers at the platform (POST /_emulator/dns/delegations)`);

@@ -11,7 +11,7 @@ export async function mailSandboxDemo(kit: DemoKit): Promise<void> {
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${kit.emu.baseUrl}/_emulator${path}`, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: method === "GET" ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -73,7 +73,7 @@ export async function staticSiteDemo(kit: DemoKit): Promise<void> {
     await s.stack.destroy({ onOutput: s.print });
   } finally {
     await s.dispose();
-    await fetch(`${kit.emu.baseUrl}/_emulator/dns/delegations/${domain}`, { method: "DELETE" });
+    await fetch(`${kit.emu.baseUrl}/_emulator/dns/delegations/${domain}`, { method: "DELETE", headers: { "content-type": "application/json" } });
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-// The dashboard's URL table (control API, no auth, loopback): the page at /_emulator/ui/ and the
+// The dashboard's URL table (control API, behind guard.ts and the control token if any): the page at /_emulator/ui/ and the
 // read-only JSON it polls under /_emulator/ui/api/, each answered by a view over the models.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";

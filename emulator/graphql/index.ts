@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Emu } from "../emu";
 import { PlatformError } from "../errors";
 import { parse } from "../http";
+import { checkGraphqlLimits } from "./limits";
 import { type GqlContext, toGraphQLError } from "./operation";
 import { resolvers, schemaSdl } from "./schema";
 
@@ -35,8 +36,8 @@ const getQuery = z.object({
 
 /** The request's shape, checked before mercurius reads it: a refusal names the field. */
 async function checkRequest(req: FastifyRequest): Promise<void> {
-  if (req.method === "GET") parse(getQuery, req.query, "query");
-  else parse(postBody, req.body);
+  const { query } = req.method === "GET" ? parse(getQuery, req.query, "query") : parse(postBody, req.body);
+  checkGraphqlLimits(query);
 }
 
 export function registerGraphql(app: FastifyInstance, emu: Emu): void {

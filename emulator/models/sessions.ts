@@ -6,6 +6,7 @@ import { z } from "zod";
 import { checkPassword, mintToken, type Session, type User } from "../auth";
 import type { Emu } from "../emu";
 import { tooManyRequests, unauthorized } from "../errors";
+import { IdleMap } from "../idle-map";
 
 export const loginBody = z.object({
   email: z.email({ error: "must be an email address" }),
@@ -14,7 +15,13 @@ export const loginBody = z.object({
 
 export const SESSION_HOURS = 12;
 const LOGINS_PER_MINUTE = 10;
-const attempts = new WeakMap<Emu, Map<string, number[]>>();
+const WINDOW_MS = 60_000;
+/** Addresses tracked at once: any address may be tried, so the map forgets idle ones and has a cap. */
+export const MAX_LOGIN_ADDRESSES = 10_000;
+const attempts = new WeakMap<Emu, IdleMap<number[]>>();
+
+/** Addresses whose recent sign-in attempts are kept (at most MAX_LOGIN_ADDRESSES). */
+export const loginAddressesTracked = (emu: Emu) => attempts.get(emu)?.size ?? 0;
 
 export const meView = (u: User) => ({
   id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, emailVerifiedAt: u.emailVerifiedAt, createdAt: u.createdAt,
@@ -23,11 +30,13 @@ export const meView = (u: User) => ({
 export function login(emu: Emu, input: z.infer<typeof loginBody>) {
   const email = input.email.trim().toLowerCase();
   const now = emu.clock.now();
-  const byEmail = attempts.get(emu) ?? new Map<string, number[]>();
+  const byEmail = attempts.get(emu) ?? new IdleMap<number[]>(MAX_LOGIN_ADDRESSES, () => WINDOW_MS);
   attempts.set(emu, byEmail);
-  const recent = (byEmail.get(email) ?? []).filter((t) => t > now - 60_000);
-  if (recent.length >= LOGINS_PER_MINUTE) throw tooManyRequests(String(Math.max(1, Math.ceil((recent[0] + 60_000 - now) / 1000))));
-  byEmail.set(email, [...recent, now]);
+  const tries = byEmail.use(email, now, () => []);
+  const recent = tries.filter((t) => t > now - WINDOW_MS);
+  tries.splice(0, tries.length, ...recent);
+  if (recent.length >= LOGINS_PER_MINUTE) throw tooManyRequests(String(Math.max(1, Math.ceil((recent[0] + WINDOW_MS - now) / 1000))));
+  tries.push(now);
 
   const user = emu.store.table<User>("users").find((u) => u.email.toLowerCase() === email);
   // One message for both, so the route does not reveal which addresses have accounts.

@@ -57,11 +57,21 @@ export const createBucketBody = z.object({
 });
 
 export const CORS_METHODS = ["GET", "PUT", "POST", "DELETE", "HEAD"] as const;
+/** Longest origin or header pattern, and most entries in one list: each is matched on every browser request. */
+export const CORS_PATTERN_MAX = 256;
+export const CORS_LIST_MAX = 100;
+/** An origin or header pattern: as in S3, at most one `*` (any run of characters). */
+const corsPattern = z.string().min(1, "must not be empty").max(CORS_PATTERN_MAX, `must be at most ${CORS_PATTERN_MAX} characters`)
+  .superRefine((p, ctx) => {
+    const stars = p.split("*").length - 1;
+    if (stars > 1) ctx.addIssue({ code: "custom", message: `may hold at most one '*' wildcard, as in S3 (this one has ${stars})` });
+  });
+const corsList = <T extends z.ZodType>(item: T) => z.array(item).max(CORS_LIST_MAX, `must list at most ${CORS_LIST_MAX} entries`);
 const corsRule = z.object({
   allowedMethods: z.array(z.enum(CORS_METHODS, { error: `must be one of ${CORS_METHODS.join(", ")}` })).min(1, "must list at least one method"),
-  allowedOrigins: z.array(z.string().min(1, "must not be empty")).min(1, "must list at least one origin"),
-  allowedHeaders: z.array(z.string()).nullish(),
-  exposeHeaders: z.array(z.string()).nullish(),
+  allowedOrigins: corsList(corsPattern).min(1, "must list at least one origin"),
+  allowedHeaders: corsList(corsPattern).nullish(),
+  exposeHeaders: corsList(z.string().max(CORS_PATTERN_MAX, `must be at most ${CORS_PATTERN_MAX} characters`)).nullish(),
   maxAgeSeconds: z.number().int("must be an integer").min(0, "must not be negative").nullish(),
 });
 /** The PUT body is not shown in the spec: `{rules: [...]}`, or a bare array of rules. */

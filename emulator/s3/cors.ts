@@ -3,12 +3,26 @@
 import type { CorsRule } from "../models/storage";
 import { s3Error } from "./errors";
 
-/** `*` in a pattern stands for any run of characters. */
-function matches(pattern: string, value: string, ignoreCase: boolean): boolean {
+/**
+ * `*` in a pattern stands for any run of characters. Matched by plain string search, never a RegExp
+ * built from the bucket owner's text: the leftmost place for each part between stars is the right
+ * one, so the work is linear in the pattern and the value.
+ */
+export function matches(pattern: string, value: string, ignoreCase: boolean): boolean {
   const [p, v] = ignoreCase ? [pattern.toLowerCase(), value.toLowerCase()] : [pattern, value];
-  if (!p.includes("*")) return p === v;
-  const re = new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
-  return re.test(v);
+  const parts = p.split("*");
+  if (parts.length === 1) return p === v;
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  if (v.length < first.length + last.length || !v.startsWith(first) || !v.endsWith(last)) return false;
+  let at = first.length;
+  const end = v.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = v.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 export function corsRuleFor(rules: CorsRule[], origin: string, method: string, headers: string[] = []): CorsRule | undefined {

@@ -30,7 +30,7 @@ interface Call {
 async function call(c: Call): Promise<{ status: number; body: any }> {
   const res = await fetch(`${emu.baseUrl}/_emulator${c.path}`, {
     method: c.method,
-    headers: c.body === undefined && c.raw === undefined ? {} : { "content-type": "application/json" },
+    headers: c.method === "GET" ? {} : { "content-type": "application/json" },
     body: c.raw ?? (c.body === undefined ? undefined : JSON.stringify(c.body)),
   });
   const text = await res.text();

@@ -63,7 +63,7 @@ function api(info: Info, key = info.apiKey) {
 
 async function control(info: Info, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${info.baseUrl}/_emulator${path}`, {
-    method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: method === "GET" ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();

@@ -90,7 +90,7 @@ test("--log: JSON lines on stderr for HTTP, DNS, mail and state, no key or secre
     const sent = await (await api("POST", "/v1/emails", { from: `app@${testMailDomain}`, to: `bounced@${testMailDomain}`, subject: "Hi", text: "secret body text" }, keys.sandbox)).json() as any;
     expect(sent).toMatchObject({ status: "bounced", sandbox: true });
     // State: a reset.
-    await fetch(`${baseUrl}/_emulator/reset`, { method: "POST" });
+    await fetch(`${baseUrl}/_emulator/reset`, { method: "POST", headers: { "content-type": "application/json" } });
 
     const deadline = Date.now() + 5_000;
     while (!/"kind":"state"/.test(emu.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

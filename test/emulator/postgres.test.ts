@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 const control = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${emu.baseUrl}/_emulator${route}`, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${emu.baseUrl}/_emulator${route}`, { method, headers: method === "GET" ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) throw new Error(`control ${route}: ${res.status}`);
   return res.json() as Promise<any>;
 };

@@ -41,7 +41,8 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
       if (method === "POST" && path === "/reset") audit();
       const res = await fetch(`${emu.baseUrl}/_emulator${path}`, {
         method,
-        headers: body === undefined ? {} : { "content-type": "application/json" },
+        // A control request that changes something is JSON, with the token when the emulator has one.
+        headers: { ...(method === "GET" ? {} : { "content-type": "application/json" }), ...(opts.controlToken ? { "x-emulator-token": opts.controlToken } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -49,7 +50,7 @@ export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator
       return text ? JSON.parse(text) : undefined;
     },
     async leftovers() {
-      const res = await fetch(`${emu.baseUrl}/_emulator/state`);
+      const res = await fetch(`${emu.baseUrl}/_emulator/state`, { headers: opts.controlToken ? { "x-emulator-token": opts.controlToken } : {} });
       const { counts } = (await res.json()) as { counts: Record<string, number> };
       return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
     },

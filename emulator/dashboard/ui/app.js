@@ -77,6 +77,8 @@ function link(ws, section, id, query) {
 
 async function getJSON(path) {
   const res = await fetch(API + path, { cache: "no-store" });
+  // An emulator shared with a control token: sign in, then come back to this page.
+  if (res.status === 401) location.replace(`/_emulator/ui/sign-in.html${location.hash}`);
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
     const err = new Error(Array.isArray(body.message) ? body.message.join("; ") : body.message ?? `HTTP ${res.status}`);
