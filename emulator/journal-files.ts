@@ -1,6 +1,7 @@
 // The files of a state directory (journal.ts): their formats, reading and replaying them, and
 // writing a snapshot. JSON throughout, one record per line; Buffers in rows are kept as base64.
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readdirSync, readFileSync, readSync, writeSync } from "node:fs";
+import { FILE_MODE } from "./state-modes";
 import { join } from "node:path";
 import { type Op, type Row, Store } from "./store";
 
@@ -75,7 +76,7 @@ const snapshotHeader = (gen: number, meta: Record<string, unknown>) =>
 
 /** Writes the rows about a megabyte at a time, yielding to requests between steps; undefined when stopped. */
 export async function writeSnapshot(file: string, gen: number, meta: Record<string, unknown>, rows: Iterator<[string, Row]>, stop: () => boolean): Promise<number | undefined> {
-  const fd = openSync(file, "w", 0o600);
+  const fd = openSync(file, "w", FILE_MODE);
   try {
     let bytes = 0;
     let chunk: string[] = [snapshotHeader(gen, meta)];
