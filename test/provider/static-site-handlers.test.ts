@@ -6,27 +6,21 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { request } from "undici";
-import { makeContext } from "../../provider/config";
 import { type Context, ResourceInitError, UNKNOWN } from "../../provider/resources/framework";
 import { StaticSite, type StaticSiteInputs } from "../../provider/resources/staticSite";
 import { artifactOf, deterministicZip, MAX_UPLOAD_BYTES, siteFiles, sizeProblem } from "../../provider/resources/staticSiteContent";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
 let dir: string;
 let environmentId: string;
-beforeAll(async () => {
-  emu = await emulator({ settings: { speed: 0 } });
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
+handlerSuite({ settings: { speed: 0 } }, (e, c) => {
+  emu = e;
+  ctx = c;
 });
 beforeEach(async () => {
-  await emu.control("POST", "/reset");
   emu.emu.settings.speed = 0;
   dir = mkdtempSync(join(tmpdir(), "static-site-"));
   write("site/index.html", "<h1>v1</h1>");
