@@ -74,8 +74,9 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 	.venv/bin/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w dist/python sdk/python
 	.venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(WHEEL)
 
-# mypy type-checks the Python examples of docs/reference (test/docs/examples.test.ts).
-.venv/.mypy: .venv/.installed
+# mypy type-checks the Python examples of docs/reference (test/docs/examples.test.ts). After the
+# wheel (order only), so that under make -j two pip installs never write the venv at once.
+.venv/.mypy: .venv/.installed | $(WHEEL)
 	.venv/bin/pip install --quiet --disable-pip-version-check mypy==2.4.1
 	touch $@
 

@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
 import { startEmulator } from "../../emulator";
 import { readState } from "../../emulator/journal";
+import { waitFor } from "../support/helpers";
 
 jest.setTimeout(120_000);
 
@@ -68,6 +69,11 @@ async function control(info: Info, method: string, path: string, body?: unknown)
   if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();
 }
+
+/** Resolves once the fault has matched its one request: that request is held up by its latency now. */
+const held = (info: Info) => waitFor(async () => (await control(info, "GET", "/faults")).data.every((f: { count: number }) => f.count === 0), { what: "the slow request to reach the emulator" });
+/** Resolves once the emulator refuses new connections (it has begun shutting down). */
+const refusing = (info: Info) => waitFor(() => fetch(`${info.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${info.apiKey}` } }).then(() => false, () => true), { what: "new connections to be refused" });
 
 async function allProjects(info: Info): Promise<Map<string, any>> {
   const c = api(info);
@@ -181,11 +187,13 @@ test("SIGTERM while a slow write is under way: new connections are refused, the 
   const first = await startCli("--state", state);
   await control(first.info, "POST", "/faults", { kind: "latency", method: "POST", path: `/v1/workspaces/${first.info.workspaceId}/projects`, latencyMs: 1_500, count: 1 });
   const a = api(first.info);
-  const slow = a.call("POST", `/v1/workspaces/${first.info.workspaceId}/projects`, { name: "slow" });
-  await new Promise((r) => setTimeout(r, 300));
+  let settled = false;
+  const slow = a.call("POST", `/v1/workspaces/${first.info.workspaceId}/projects`, { name: "slow" }).finally(() => { settled = true; });
+  await held(first.info);
   first.proc.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 200));
-  await expect(fetch(`${first.info.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${first.info.apiKey}` } })).rejects.toThrow();
+  await refusing(first.info);
+  // Refused while the slow write was still under way.
+  expect(settled).toBe(false);
   const answered = await slow;
   expect(answered.status).toBe(201);
   // Its connection, kept alive by the client, does not hold the shutdown up.
@@ -198,9 +206,9 @@ test("SIGTERM while a slow write is under way: new connections are refused, the 
   await control(second.info, "POST", "/faults", { kind: "latency", method: "POST", latencyMs: 5_000, count: 1 });
   const b = api(second.info);
   const hanging = b.call("POST", `/v1/workspaces/${second.info.workspaceId}/projects`, { name: "hanging" }).catch(() => undefined);
-  await new Promise((r) => setTimeout(r, 300));
+  await held(second.info);
   second.proc.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 200));
+  await refusing(second.info);
   expect(await kill(second, "SIGTERM")).toBe(1);
   await hanging;
   await b.close();

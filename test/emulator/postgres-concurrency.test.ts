@@ -9,6 +9,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { Client, Pool } from "pg";
 import { CloudPlatformClient } from "../../provider/client";
+import { waitFor } from "../support/helpers";
 
 jest.setTimeout(300_000);
 
@@ -32,6 +33,13 @@ const timed = async <T>(work: Promise<T>) => {
   const start = performance.now();
   const value = await work;
   return { value, ms: performance.now() - start };
+};
+/** Resolves once `statement` runs in the database of `conn`, as another session of its user sees it. */
+const running = async (conn: any, statement: string) => {
+  const watch = await pg(conn);
+  // As the login role itself (sessions run as the service's dbUser), which sees its sessions' statements.
+  await watch.query("SET ROLE NONE");
+  await waitFor(async () => ((await watch.query("SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query = $1", [statement])).rowCount ?? 0) > 0, { what: `${statement} to run` });
 };
 const query = (db: string, statement: string) => api.post<any>(`/v1/services/${ids[db]}/database/query`, { statement });
 
@@ -72,7 +80,7 @@ test("a slow statement holds up neither HTTP, DNS, the other database nor the co
   await expect(b.query("SELECT * FROM only_in_a")).rejects.toThrow(/does not exist/);
 
   const slow = timed(a.query("SELECT pg_sleep(3)"));
-  await new Promise((r) => setTimeout(r, 300));
+  await running(conns.a, "SELECT pg_sleep(3)");
   const resolver = new Resolver();
   resolver.setServers([info.dnsAddress]);
   const during = await Promise.all([
@@ -103,7 +111,7 @@ test("statement_timeout and cancel requests stop a statement", async () => {
   const c = await pg(conns.a);
   const { processID, secretKey } = c as unknown as { processID: number; secretKey: number };
   const sleeping = c.query("SELECT pg_sleep(10)").catch((e) => e);
-  await new Promise((r) => setTimeout(r, 300));
+  await running(conns.a, "SELECT pg_sleep(10)");
   const packet = Buffer.alloc(16);
   packet.writeInt32BE(16, 0);
   packet.writeInt32BE(80877102, 4);

@@ -63,13 +63,18 @@ describe("the PGlite fallback", () => {
       await c.query("CREATE TABLE items (id serial PRIMARY KEY, name text); INSERT INTO items (name) VALUES ('kept')");
       expect(existsSync(path.join(dir, "pglite", db.id, "PG_VERSION"))).toBe(true);
 
-      // A slow statement runs in the database's worker: the emulator's HTTP answers meanwhile.
-      const slow = c.query("SELECT pg_sleep(2)");
-      await new Promise((r) => setTimeout(r, 200));
-      const t0 = performance.now();
-      await api.get("/v1/me");
-      expect(performance.now() - t0).toBeLessThan(1_500);
+      // A slow statement runs in the database's worker: the emulator's HTTP answers all the while.
+      let done = false;
+      const slow = c.query("SELECT pg_sleep(2)").finally(() => { done = true; });
+      const answers: number[] = [];
+      while (!done) {
+        const t0 = performance.now();
+        await api.get("/v1/me");
+        answers.push(performance.now() - t0);
+      }
       await slow;
+      expect(answers.length).toBeGreaterThanOrEqual(2);
+      for (const ms of answers) expect(ms).toBeLessThan(1_500);
 
       const q = await api.post<any>(`/v1/services/${db.id}/database/query`, { statement: "SELECT name FROM items WHERE name = 'kept'" });
       expect(q).toMatchObject({ rows: [["kept"]], message: "SELECT 1" });

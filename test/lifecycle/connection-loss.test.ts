@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emulator } from "../support/emulator";
+import { waitFor } from "../support/helpers";
 import { changes, expectNoDrift, testStack } from "../support/stack";
 import { ofKind, stateResources } from "../support/tracking";
 
@@ -18,12 +19,8 @@ test("connection lost during a deploy wait: the service stays in state, and the 
   try {
     const up = s.stack.up();
     // Once the service exists (its deploy takes about 12 s), the platform goes away for a while.
-    const t0 = Date.now();
-    while (emu.emu.store.table("services").all().length === 0) {
-      if (Date.now() - t0 > 60_000) throw new Error("the service was never created");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
+    const first = emu.emu;
+    await waitFor(() => (first.counters.get("GET /v1/deploys/:deployId")?.count ?? 0) > 0, { timeoutMs: 60_000, what: "the provider to wait on the deploy" });
     await emu.close();
     await expect(up).rejects.toThrow();
     emu = await emulator({ stateFile, port, settings: { speed: 1 } });

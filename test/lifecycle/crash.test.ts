@@ -3,6 +3,7 @@
 // sent again carries the same Idempotency-Key, so the object the killed run made is adopted: no
 // duplicate, no orphan, no 409.
 import { emulator, type TestEmulator } from "../support/emulator";
+import { waitFor } from "../support/helpers";
 import { killAll, processesOf, removeEmptySidecars } from "../support/recovery";
 import { expectNoDrift, testStack } from "../support/stack";
 import { expectNoDuplicatesOrOrphans, ofKind, platform, stateResources } from "../support/tracking";
@@ -24,9 +25,7 @@ test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up:
     up.catch(() => undefined);
     // Kill while the service's first deploy is being waited for (it takes about 12 s): the
     // platform has the service, the state has only a pending create.
-    const t0 = Date.now();
-    while (Date.now() - t0 < 60_000 && emu.emu.store.table("services").all().length === 0) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => (emu.emu.counters.get("GET /v1/deploys/:deployId")?.count ?? 0) > 0, { timeoutMs: 60_000, what: "the provider to wait on the first deploy" });
     const pids = processesOf(stackName);
     expect(pids.length).toBeGreaterThan(0);
     killAll(pids);

@@ -85,7 +85,8 @@ test("VerifiedMailDomain and VerifiedCustomDomain from the plugin: up, empty pre
     expect(cname).toBeDefined();
     await api.delete(`/v1/dns-records/${dkim.id}`);
     await api.patch(`/v1/dns-records/${cname.id}`, { name: "www", type: "CNAME", content: "elsewhere.example.net" });
-    await new Promise((r) => setTimeout(r, 400)); // past the propagation delay, so the verifications see it
+    // Past the propagation delay (on the emulator's clock), so the verifications see it.
+    await emu.control("POST", "/time", { advanceMs: 1_000 });
     const drift = await s.stack.preview({ refresh: true, diff: true });
     // each record set puts its record back; the mail verification, found failing, verifies again (an
     // ACTIVE custom domain stays ACTIVE on the platform)

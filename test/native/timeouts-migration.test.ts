@@ -29,9 +29,12 @@ test("customTimeouts.create: the wait ends at about 5 s naming the limit, the se
     const api = emu.client();
     expect((await api.get<any>(`/v1/services/${web!.id}`)).name).toBe("web");
 
-    // the next up continues the same service (no second one), once its deploy is live
+    // the next up continues the same service (no second one), once its deploy is live: deploys
+    // move on the emulator's clock, which the test moves past the deploy rather than waiting
+    const deploys = async () => api.list<any>(`/v1/services/${web!.id}/deploys`);
     await s.stack.setConfig("createTimeout", { value: "2m" });
-    await new Promise((r) => setTimeout(r, 9_000));
+    await emu.control("POST", "/time", { advanceMs: 60_000 });
+    expect((await deploys()).map((d) => d.status)).toEqual(["RUNNING"]);
     // a resource kept with init errors is updated by the next up
     const again = await s.stack.up();
     expect(changes(again)).toEqual({ update: 1 });
@@ -43,13 +46,12 @@ test("customTimeouts.create: the wait ends at about 5 s naming the limit, the se
 
     // an update whose deploy outlasts customTimeouts.update gives up waiting; once that deploy is
     // live, the next up finds the platform already has the image and starts no second deploy
-    const deploys = async () => api.list<any>(`/v1/services/${web!.id}/deploys`);
     const before = (await deploys()).length;
     await s.stack.setConfig("image", { value: "nginx:1.28" });
     await s.stack.setConfig("updateTimeout", { value: "3s" });
     const timedOut = await s.stack.up().then(() => undefined, (e: Error) => e);
     expect(timedOut?.message).toMatch(/web: deploy \S+ was still \w+ after 3s \(customTimeouts\)/);
-    for (let i = 0; i < 60 && (await deploys())[0].status !== "RUNNING"; i++) await new Promise((r) => setTimeout(r, 1_000));
+    await emu.control("POST", "/time", { advanceMs: 60_000 });
     expect((await deploys()).map((d) => d.status).slice(0, 1)).toEqual(["RUNNING"]);
     const resumed = await s.stack.up();
     expect(changes(resumed)).toEqual({ update: 1 });

@@ -1,26 +1,20 @@
 // The Service and SecretFile handlers called directly, for paths the lifecycle tests do not take:
 // cron pausing, a secret file's new content, redeploying or flagging a pending redeploy, and a
 // deploy that outlives its timeout.
-import { makeContext } from "../../provider/config";
 import { type Context, ResourceInitError } from "../../provider/resources/framework";
 import { SecretFile } from "../../provider/resources/secretFile";
 import { Service } from "../../provider/resources/service";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 import { failure, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
 let environmentId: string;
-beforeAll(async () => {
-  emu = await emulator({ settings: { speed: 0 } });
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
+handlerSuite({ settings: { speed: 0 } }, (e, c) => {
+  emu = e;
+  ctx = c;
 });
 beforeEach(async () => {
-  await emu.control("POST", "/reset");
   emu.emu.settings.speed = 0;
   const project = await ctx.client.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "handlers" });
   environmentId = (await ctx.client.create<any>(`/v1/projects/${project.id}/environments`, { name: "prod" })).id;

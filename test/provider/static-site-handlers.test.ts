@@ -1,32 +1,26 @@
 // The StaticSite handlers called directly against the in-process emulator: check (content hash,
 // path errors, unknowns), the deterministic zip, diff, and create/read/update/delete.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unzipSync } from "fflate";
 import { request } from "undici";
-import { makeContext } from "../../provider/config";
 import { type Context, ResourceInitError, UNKNOWN } from "../../provider/resources/framework";
 import { StaticSite, type StaticSiteInputs } from "../../provider/resources/staticSite";
 import { artifactOf, deterministicZip, MAX_UPLOAD_BYTES, siteFiles, sizeProblem } from "../../provider/resources/staticSiteContent";
-import { emulator, type TestEmulator } from "../support/emulator";
+import { handlerSuite, type TestEmulator } from "../support/emulator";
 import { failure } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
 let dir: string;
 let environmentId: string;
-beforeAll(async () => {
-  emu = await emulator({ settings: { speed: 0 } });
-  ctx = makeContext({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
-});
-afterAll(async () => {
-  await ctx.client.close();
-  await emu.close();
+handlerSuite({ settings: { speed: 0 } }, (e, c) => {
+  emu = e;
+  ctx = c;
 });
 beforeEach(async () => {
-  await emu.control("POST", "/reset");
   emu.emu.settings.speed = 0;
   dir = mkdtempSync(join(tmpdir(), "static-site-"));
   write("site/index.html", "<h1>v1</h1>");
@@ -84,8 +78,9 @@ test("check names path when it is missing, of the wrong type or empty, and valid
 
 test("a directory zips deterministically: the same files give the same bytes, readable by unzip", async () => {
   const one = deterministicZip(siteFiles(site()));
-  await new Promise((r) => setTimeout(r, 1100)); // a later mtime on disk must not matter
-  write("site/index.html", "<h1>v1</h1>");
+  // A later mtime on disk must not matter.
+  const later = new Date(Date.now() + 3_600_000);
+  utimesSync(write("site/index.html", "<h1>v1</h1>"), later, later);
   const two = deterministicZip(siteFiles(site()));
   expect(two.equals(one)).toBe(true);
   const entries = unzipSync(new Uint8Array(one));

@@ -1,0 +1,23 @@
+// Without timings from an earlier run (a clean clone, CI), jest runs the biggest files first: the
+// slow tier's CLI, Postgres and toolchain tests, short files that run for minutes, would come
+// last and leave one worker idle through the tail. They go first; with timings, jest's own order
+// (failed, then longest first) stands.
+const Sequencer = require("@jest/test-sequencer").default;
+const { testPathIgnorePatterns } = require("./jest.unit.config.js");
+
+const slowTier = testPathIgnorePatterns.filter((p) => p !== "/node_modules/");
+const inSlowTier = (path) => slowTier.some((p) => path.includes(p));
+/** The longest of them, short as their files are: a Go build, three killed ups, mypy and go vet (after the Go build warmed its cache). */
+const LONGEST = ["/test/lifecycle/go.test.ts", "/test/lifecycle/random-kill.test.ts", "/test/docs/examples.test.ts"];
+const rank = (path) => { const i = LONGEST.findIndex((p) => path.endsWith(p)); return i < 0 ? LONGEST.length : i; };
+
+class SlowTierFirst extends Sequencer {
+  sort(tests) {
+    const sorted = super.sort(tests);
+    if (sorted.some((t) => t.duration != null)) return sorted;
+    const slow = sorted.filter((t) => inSlowTier(t.path)).sort((a, b) => rank(a.path) - rank(b.path));
+    return [...slow, ...sorted.filter((t) => !inSlowTier(t.path))];
+  }
+}
+
+module.exports = SlowTierFirst;
