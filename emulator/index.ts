@@ -10,6 +10,9 @@ import { startDnsServer } from "./dns-server";
 import { closeAllDatabases, openDatabases } from "./postgres";
 import { addReadiness } from "./readiness";
 import { StateDir } from "./journal";
+import { Blobs, setBlobs } from "./blobs";
+import { moveInlineBodies } from "./models/objects";
+import { join } from "node:path";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 
@@ -92,6 +95,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const storageKeys = seedStorageKeys(store, emu.now())
     .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
   emu.rateLimit.set(opts.rateLimit);
+  // Object bodies are files beside the state (a temporary directory without one); files no row names are a crash's leftovers.
+  const blobs = Blobs.open(state ? join(state.dir, "objects") : undefined);
+  setBlobs(emu, blobs);
+  const moved = moveInlineBodies(emu);
+  const swept = blobs.sweep(emu);
+  if (moved || swept) emu.log({ kind: "state", msg: "object bodies: moved inline ones to files, removed files no object names", moved, removed: swept });
+  emu.on("reset", () => blobs.sweepSoon(emu));
   emu.save();
 
   const app = buildApp(emu);
@@ -103,6 +113,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   } catch (err) {
     await app.close();
     await state?.close();
+    blobs.close();
     throw err;
   }
   const addr = app.server.address();
@@ -135,6 +146,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           await closeAllDatabases(running);
         } finally {
           await state?.close();
+          blobs.close();
         }
       }
       if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });
