@@ -90,7 +90,8 @@ test("a large upload grows the journal by under 1 MB; bodies are 0600 files that
     expect(Buffer.from(await second.Body!.transformToByteArray())).toEqual(parts[1]);
     // The control route and the dashboard's download still work.
     await again.control("POST", "/storage/objects", { bucket: "disk-bucket", key: "note.txt", content: "hello" });
-    const note = await fetch(`${again.baseUrl}${DASHBOARD_PREFIX}/api/buckets/${b.id}/object?key=note.txt`);
+    const bucketId = again.emu.store.table<any>("buckets").all()[0].id;
+    const note = await fetch(`${again.baseUrl}${DASHBOARD_PREFIX}/api/buckets/${bucketId}/object?key=note.txt`);
     expect([note.status, note.headers.get("content-length"), await note.text()]).toEqual([200, "5", "hello"]);
     expect(bodyFiles(state)).toHaveLength(3);
 
@@ -139,8 +140,8 @@ test("a SIGKILL in the middle of an upload leaves no half object: after a restar
   const first = await start();
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${first.info.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${first.info.apiKey}`, "content-type": "application/json", ...init.headers } });
-  const bucket = await (await api(`/v1/workspaces/${first.info.workspaceId}/buckets`, { method: "POST", body: JSON.stringify({ name: "half-bucket" }) })).json();
-  const keys = (await (await fetch(`${first.info.baseUrl}/_emulator/storage/access-keys`)).json()).data;
+  const bucket: any = await (await api(`/v1/workspaces/${first.info.workspaceId}/buckets`, { method: "POST", body: JSON.stringify({ name: "half-bucket" }) })).json();
+  const keys = ((await (await fetch(`${first.info.baseUrl}/_emulator/storage/access-keys`)).json()) as any).data;
   const k = keys.find((x: any) => x.workspaceId === first.info.workspaceId);
   const s3 = new S3Client({ endpoint: bucket.endpoint, region: bucket.region, forcePathStyle: true, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secret } });
   await s3.send(new PutObjectCommand({ Bucket: "half-bucket", Key: "whole.bin", Body: "complete" }));
