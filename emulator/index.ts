@@ -11,7 +11,7 @@ import { closeAllDatabases, openDatabases } from "./postgres";
 import { addReadiness } from "./readiness";
 import { StateDir } from "./journal";
 import { Blobs, setBlobs } from "./blobs";
-import { moveInlineBodies } from "./models/objects";
+import { moveInlineBodies } from "./models/bodies";
 import { join } from "node:path";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";

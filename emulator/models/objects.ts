@@ -1,9 +1,11 @@
 // The objects buckets hold, and multipart uploads under way: rows of the store (their metadata),
 // each naming its body file (blobs.ts), with S3's rules for keys, listings and completing an upload.
 import { createHash } from "node:crypto";
-import type { Readable } from "node:stream";
-import { blobsOf, type PendingBlob } from "../blobs";
+import { blobsOf } from "../blobs";
 import type { Emu } from "../emu";
+import { bodyStream, receive as receiveBody, type ReceivedBody } from "./bodies";
+
+export { bodyStream, type ReceivedBody } from "./bodies";
 import { newId } from "../store";
 import { noSuchUpload, s3Error } from "../s3/errors";
 
@@ -94,50 +96,8 @@ export function findObject(emu: Emu, bucketId: string, key: string): StoredObjec
   return objects(emu).find((o) => o.bucketId === bucketId && o.key === key);
 }
 
-/** A body streamed to a file, not yet named: a row stores it with `commit` (see blobs.ts). */
-export interface ReceivedBody {
-  pending: PendingBlob;
-  size: number;
-  /** MD5 hex of the bytes. */
-  md5: string;
-}
-
-/** Bytes `start`..`end` (inclusive) of an object or part, streamed from its file. */
-export const bodyStream = (emu: Emu, o: { blob: string }, start?: number, end?: number): Readable => blobsOf(emu).read(o.blob, start, end);
-
-/** An object's bytes whole (the dashboard's small previews, tests). */
-export async function objectBytes(emu: Emu, o: { blob: string }): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of bodyStream(emu, o)) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-}
-
-/** Streams bytes (a copy's source, parts joined) into a new body file. */
-export async function receive(emu: Emu, sources: Iterable<Readable | (() => Readable)>): Promise<ReceivedBody> {
-  const list = [...sources];
-  let pending: PendingBlob;
-  try {
-    pending = await blobsOf(emu).create();
-  } catch (err) {
-    for (const s of list) if (typeof s !== "function") s.destroy();
-    throw err;
-  }
-  try {
-    const hash = createHash("md5");
-    for (const source of list) {
-      for await (const chunk of typeof source === "function" ? source() : source) {
-        checkSize(pending.size + (chunk as Buffer).length);
-        hash.update(chunk as Buffer);
-        await pending.write(chunk as Buffer);
-      }
-    }
-    await pending.finish();
-    return { pending, size: pending.size, md5: hash.digest("hex") };
-  } catch (err) {
-    await pending.discard();
-    throw err;
-  }
-}
+/** Streams bytes into a new body file, within the size an object may have. */
+export const receive = (emu: Emu, sources: Parameters<typeof receiveBody>[1]) => receiveBody(emu, sources, checkSize);
 
 /** Stores (or replaces) an object; `attrs` is its content type, or all its attributes. */
 export function putObject(emu: Emu, b: BucketRef, key: string, body: Buffer | ReceivedBody, attrs: string | ObjectAttributes): StoredObject {
@@ -305,19 +265,6 @@ export function abortUpload(emu: Emu, u: Upload): void {
 export function deleteContents(emu: Emu, bucketId: string): void {
   for (const o of objectsOf(emu, bucketId)) deleteObject(emu, bucketId, o.key);
   for (const u of uploadsOf(emu, bucketId)) abortUpload(emu, u);
-}
-
-/** Rows of an earlier release held their bodies as base64: each is moved to a file. */
-export function moveInlineBodies(emu: Emu): number {
-  let moved = 0;
-  for (const table of [objects(emu), parts(emu)] as const) {
-    for (const row of (table as ReturnType<typeof objects>).where((r) => typeof (r as { body?: unknown }).body === "string" && !r.blob)) {
-      const blob = blobsOf(emu).writeSync(Buffer.from((row as unknown as { body: string }).body, "base64"));
-      (table as ReturnType<typeof objects>).update(row.id, { blob, body: undefined } as Partial<StoredObject>);
-      moved += 1;
-    }
-  }
-  return moved;
 }
 
 export const objectView = (o: StoredObject) => ({
