@@ -61,11 +61,13 @@ export class Operations {
   }
 
   check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, who?: CheckContext): Promise<CheckResult<any>> {
-    return redacted(this.#redactor(kind, olds, news), async () => {
+    const red = this.#redactor(kind, olds, news);
+    return redacted(red, async () => {
       const def = definition(kind);
       const r = def.check ? await def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
       if (who?.identity && r.inputs) this.#declared.set(who.identity, r.inputs);
-      return r;
+      // A failure's reason may quote the value it refuses.
+      return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: red.redact(f.reason) })) } : r;
     });
   }
 
