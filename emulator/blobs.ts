@@ -39,6 +39,7 @@ export class PendingBlob {
     const ref = randomUUID();
     renameSync(this.tmpPath, this.blobs.path(ref));
     this.done = true;
+    this.blobs.syncDirSoon();
     return ref;
   }
 
@@ -54,6 +55,7 @@ export class PendingBlob {
 export class Blobs {
   private pending = new Set<string>();
   private scheduled = false;
+  private dirSyncing = false;
 
   private constructor(readonly dir: string, private readonly temporary: boolean) {}
 
@@ -93,7 +95,18 @@ export class Blobs {
       closeSync(fd);
     }
     renameSync(tmp, this.path(ref));
+    this.syncDirSoon();
     return ref;
+  }
+
+  /** The new names reach the disk soon after (as the journal's rows naming them do: journal.ts syncs within a second). */
+  syncDirSoon(): void {
+    if (this.dirSyncing) return;
+    this.dirSyncing = true;
+    setImmediate(() => {
+      this.dirSyncing = false;
+      open(this.dir, "r").then((fh) => fh.sync().finally(() => fh.close())).catch(() => undefined);
+    });
   }
 
   /**
