@@ -171,7 +171,9 @@ test("a SIGKILL in the middle of an upload leaves no half object: after a restar
     more();
   }).finally(() => clearInterval(sampler));
   expect(status).toBe(200);
-  expect(peakRss - baseRss).toBeLessThan(64 * MiB);
+  // (half the object: a body held whole would take all of it, twice over as base64)
+  expect(peakRss - baseRss).toBeLessThan(100 * MiB);
+  process.stdout.write(`S3 bodies on disk: the emulator's RSS grew by ${((peakRss - baseRss) / MiB).toFixed(0)} MiB during a 200 MiB upload\n`);
 
   // 32 MiB announced, 8 MiB sent: the body is streaming into its temporary file when the process dies.
   const req = httpRequest(url, { method: "PUT", headers: { "content-length": String(32 * MiB) } });
