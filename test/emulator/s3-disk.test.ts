@@ -1,7 +1,8 @@
 // Object bodies live in files under the state directory, not in memory or the journal: a large
 // upload grows the journal by a few hundred bytes; bodies survive a restart with --state and are
 // read back (ranges included) from their files, 0600 in a 0700 directory; deleting an object, a
-// bucket or everything (reset) removes the files; a 200 MiB upload grows the emulator's RSS by far
+// bucket or everything (reset) removes the files; bodies an earlier release kept in the rows move
+// to files at start; a 200 MiB upload grows the emulator's RSS by far
 // less than its size; a SIGKILL in the middle of an upload leaves no half object, and the next
 // start removes the partial file.
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
@@ -107,6 +108,34 @@ test("a large upload grows the journal by under 1 MB; bodies are 0600 files that
     await until("a reset to remove every body", () => bodyFiles(state).length === 0);
     s3b.destroy();
     s3c.destroy();
+  } finally {
+    await again.close();
+  }
+});
+
+test("a state written by an earlier release, bodies inline in the rows: at start they move to files", async () => {
+  const state = join(dir, "inline");
+  const first = await emulator({ stateFile: state, settings: { speed: 0 } });
+  const s3 = await s3Of(first, "inline-bucket");
+  await s3.send(new PutObjectCommand({ Bucket: "inline-bucket", Key: "old.txt", Body: "from before" }));
+  // As an earlier release kept it: base64 in the row, no file.
+  const objects = first.emu.store.table<any>("bucketObjects");
+  const row = objects.all()[0];
+  rmSync(join(state, "objects", row.blob));
+  objects.update(row.id, { body: Buffer.from("from before").toString("base64"), blob: undefined });
+  s3.destroy();
+  await first.close();
+
+  const again = await emulator({ stateFile: state, settings: { speed: 0 } });
+  try {
+    const moved = again.emu.store.table<any>("bucketObjects").all()[0];
+    expect([moved.body, typeof moved.blob]).toEqual([undefined, "string"]);
+    expect(bodyFiles(state)).toEqual([moved.blob]);
+    const b = (await again.client().list<any>(`/v1/workspaces/${again.workspaceId}/buckets`))[0];
+    const k = again.storageKeys.find((x) => x.workspaceId === again.workspaceId)!;
+    const s3b = new S3Client({ endpoint: b.endpoint, region: b.region, forcePathStyle: true, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secret } });
+    expect(await (await s3b.send(new GetObjectCommand({ Bucket: "inline-bucket", Key: "old.txt" }))).Body!.transformToString()).toBe("from before");
+    s3b.destroy();
   } finally {
     await again.close();
   }
