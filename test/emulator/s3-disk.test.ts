@@ -1,5 +1,5 @@
 // Object bodies live in files under the state directory, not in memory or the journal: a large
-// upload grows the journal by a few hundred bytes; bodies survive a restart with --state and are
+// upload grows the journal by well under 1 MB; bodies survive a restart with --state and are
 // read back (ranges included) from their files, 0600 in a 0700 directory; deleting an object, a
 // bucket or everything (reset) removes the files; bodies an earlier release kept in the rows move
 // to files at start; a 200 MiB upload grows the emulator's RSS by far
