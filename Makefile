@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -96,6 +96,10 @@ demo: build
 
 bench: build tools
 	node --expose-gc dist/bench/run.js
+
+# Object bodies on disk: 2 GB through the aws CLI, the emulator's peak RSS and the journal's growth.
+bench-s3: build
+	node dist/bench/s3-disk.js
 
 mutation: build
 	npx stryker run $(STRYKER_FLAGS)

@@ -62,7 +62,7 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
       const status = fail.status ?? 503;
       const err = status === 429
         ? tooManyRequests(retryAfterValue(fail.retryAfter, fail.retryAfterSeconds ?? 1))
-        : new PlatformError(status, "Injected fault", fail.retryAfterSeconds !== undefined
+        : new PlatformError(status, fail.message ?? "Injected fault", fail.retryAfterSeconds !== undefined
           ? { "retry-after": retryAfterValue(fail.retryAfter, fail.retryAfterSeconds) } : {});
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
       return reply.code(status).send(err.body());

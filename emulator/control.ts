@@ -58,6 +58,7 @@ const faultSchema = z.strictObject({
     if (problem) ctx.addIssue({ code: "custom", message: `must be a valid regular expression: ${problem}` });
   }).optional(),
   status: z.number().int("must be an integer").min(400, "must be between 400 and 599").max(599, "must be between 400 and 599").optional(),
+  message: z.string().min(1, "must not be empty").max(10_000, "must be at most 10000 characters").optional(),
   retryAfter: z.enum(["seconds", "date"], { error: "must be seconds or date" }).optional(),
   retryAfterSeconds: z.number().min(0, "must be between 0 and 86400").max(86_400, "must be between 0 and 86400").optional(),
   latencyMs: z.number().int("must be an integer").min(0, "must be between 0 and 60000").max(60_000, "must be between 0 and 60000").optional(),
@@ -69,6 +70,7 @@ const faultSchema = z.strictObject({
   };
   only("status", "status");
   only("retryAfter", "status");
+  only("message", "status");
   only("retryAfterSeconds", "status");
   only("latencyMs", "latency");
   if (f.kind === "latency" && f.latencyMs === undefined) ctx.addIssue({ code: "custom", path: ["latencyMs"], message: "is required for a latency fault" });

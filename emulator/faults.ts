@@ -16,6 +16,8 @@ export interface FaultRule {
   /** Regular expression the path must match. */
   pathRegex?: string;
   status?: number;
+  /** The error's message (a status fault): tests make the API echo a value back, as some errors do. */
+  message?: string;
   /** For 429/503: seconds, or "date" for an HTTP-date this many seconds ahead (`retryAfterSeconds`). */
   retryAfter?: "seconds" | "date";
   retryAfterSeconds?: number;

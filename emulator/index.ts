@@ -11,6 +11,9 @@ import { closeAllDatabases, openDatabases } from "./postgres";
 import { addReadiness } from "./readiness";
 import { StateDir } from "./journal";
 import { LOOPBACK } from "./loopback";
+import { Blobs, setBlobs } from "./blobs";
+import { moveInlineBodies } from "./models/bodies";
+import { join } from "node:path";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 import { checkExposure, ControlToken } from "./control-token";
@@ -102,6 +105,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const storageKeys = seedStorageKeys(store, emu.now())
     .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
   emu.rateLimit.set(opts.rateLimit);
+  // Object bodies are files beside the state (a temporary directory without one); files no row names are a crash's leftovers.
+  const blobs = Blobs.open(state ? join(state.dir, "objects") : undefined);
+  setBlobs(emu, blobs);
+  const moved = moveInlineBodies(emu);
+  const swept = blobs.sweep(emu);
+  if (moved || swept) emu.log({ kind: "state", msg: "object bodies: moved inline ones to files, removed files no object names", moved, removed: swept });
+  emu.on("reset", () => blobs.sweepSoon(emu));
   emu.save();
 
   const app = buildApp(emu, {
@@ -114,6 +124,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   } catch (err) {
     await app.close();
     await state?.close();
+    blobs.close();
     throw err;
   }
   const addr = app.server.address();
@@ -146,6 +157,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           await closeAllDatabases(running);
         } finally {
           await state?.close();
+          blobs.close();
         }
       }
       if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });

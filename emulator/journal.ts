@@ -3,6 +3,7 @@
 //   journal-<N>.jsonl  every change since, one batch per line, appended before the replies that
 //                      acknowledge it leave (so an answered write survives a SIGKILL)
 //   data/              durable data kept with the rows (database clusters and dumps: settings.dataDir)
+//   objects/           the bodies of bucket objects and upload parts, one file each (blobs.ts)
 //   lock               the process that has the directory open
 // A write costs one append whatever the size of the state. Once the journal is twice the snapshot,
 // a new snapshot is written in steps between requests while changes go to the next journal; a
@@ -156,7 +157,7 @@ export class StateDir implements Sink {
     }
     if (kind === "dir") {
       const entries = readdirSync(path);
-      const ours = (f: string) => f === SNAPSHOT || f === `${SNAPSHOT}.tmp` || JOURNAL_FILE.test(f) || f === "data" || f === "lock";
+      const ours = (f: string) => f === SNAPSHOT || f === `${SNAPSHOT}.tmp` || JOURNAL_FILE.test(f) || f === "data" || f === "objects" || f === "lock";
       if (!entries.some((f) => f === SNAPSHOT || JOURNAL_FILE.test(f)) && entries.some((f) => !ours(f))) {
         throw new StateError(`the state ${path} is a directory holding other files, not an emulator state: give a new or empty directory`);
       }

@@ -7,6 +7,8 @@ export interface ProviderConfig {
   apiKey?: string;
   baseUrl?: string;
   workspaceId?: string;
+  /** Allows plain http to a host that is not loopback (the key then crosses the network in clear text). */
+  insecure?: boolean;
   /** The explicit Provider resource these settings come from (native plugin); unset for the stack's config. */
   providerName?: string;
 }
@@ -15,7 +17,16 @@ export const CONFIG_KEYS = {
   apiKey: { key: "cloudplatform:apiKey", env: "CLOUDPLATFORM_API_KEY" },
   baseUrl: { key: "cloudplatform:baseUrl", env: "CLOUDPLATFORM_BASE_URL" },
   workspaceId: { key: "cloudplatform:workspaceId", env: "CLOUDPLATFORM_WORKSPACE_ID" },
+  insecure: { key: "cloudplatform:insecure", env: "CLOUDPLATFORM_INSECURE" },
 } as const;
+
+/** `true`/`1` and `false`/`0` (any case); anything else is not a setting (configFailures names it). */
+export function parseFlag(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (/^(true|1)$/i.test(v.trim())) return true;
+  if (/^(false|0)$/i.test(v.trim())) return false;
+  return undefined;
+}
 
 export function resolveConfig(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   // An empty value counts as unset, so the environment variable still applies.
@@ -24,7 +35,8 @@ export function resolveConfig(get: (key: string) => string | undefined, env: Nod
     const v = fromConfig === undefined || fromConfig === "" ? env[CONFIG_KEYS[k].env] : fromConfig;
     return v === undefined || v === "" ? undefined : v;
   };
-  return { apiKey: pick("apiKey"), baseUrl: pick("baseUrl"), workspaceId: pick("workspaceId") };
+  const insecure = parseFlag(pick("insecure"));
+  return { apiKey: pick("apiKey"), baseUrl: pick("baseUrl"), workspaceId: pick("workspaceId"), ...(insecure === undefined ? {} : { insecure }) };
 }
 
 interface Workspace {
@@ -43,7 +55,7 @@ export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions
           "No API key: run `pulumi config set --secret cloudplatform:apiKey <key>` or set CLOUDPLATFORM_API_KEY",
         );
       }
-      const c = new CloudPlatformClient({ apiKey: config.apiKey, baseUrl: config.baseUrl ?? "", ...extra });
+      const c = new CloudPlatformClient({ apiKey: config.apiKey, baseUrl: config.baseUrl ?? "", insecure: config.insecure, ...extra });
       if (c.keyKind === "mail_live_" || c.keyKind === "mail_test_") {
         throw new ConfigurationError(
           "cloudplatform:apiKey is a mail key, which reaches only the email API; use a workspace key (svc_live_) or a platform token (svc_pat_)",

@@ -1,8 +1,9 @@
 // The one place that runs a resource handler: both adapters (the dynamic provider in host.ts and
 // the native plugin) call these functions, so neither carries per-resource code. Every error that
-// leaves here has platform keys redacted; "created but broken" stays a ResourceInitError.
-import { inOperation, type OperationScope, redactKeys } from "./client";
+// leaves here has platform keys, URL credentials and every value the schema marks secret redacted; "created but broken" stays a ResourceInitError.
+import { inOperation, type OperationScope } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
+import { Redactor, secretStrings } from "./redact";
 import {
   type CheckContext, type CheckResult, type Context, type DiffResult, isImport, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
 } from "./resources/framework";
@@ -32,19 +33,27 @@ export class Operations {
   readonly #declared = new Map<string, Record<string, unknown>>();
 
   constructor(readonly config: ProviderConfig, log: (message: string) => void = () => {}) {
-    this.#base = makeContext(config, {}, log);
+    const plain = new Redactor(config.apiKey ? [config.apiKey] : []);
+    this.#base = makeContext(config, {}, (m) => log(plain.redact(m)));
+  }
+
+  /** Masks the key and the secret values of a kind's properties. */
+  #redactor(kind: string | undefined, ...props: (Record<string, unknown> | undefined)[]): Redactor {
+    const def = kind === undefined ? undefined : resources[kind];
+    return new Redactor([...(this.config.apiKey ? [this.config.apiKey] : []), ...secretStrings(def, ...props)]);
   }
 
   /** The context one operation runs in: the shared client, with this operation's identity, limit and log. */
-  context(op: OperationOptions = {}): Context {
+  context(op: OperationOptions = {}, redactor?: Redactor): Context {
     const base = this.#base;
     const declared = this.#declared;
+    const log = op.log ?? base.log;
     return {
       get client() {
         return base.client;
       },
       workspaceId: () => base.workspaceId(),
-      log: op.log ?? base.log,
+      log: redactor ? (m) => log(redactor.redact(m)) : log,
       identity: op.identity,
       timeoutMs: op.timeoutMs,
       declared: (identity) => declared.get(identity),
@@ -52,17 +61,19 @@ export class Operations {
   }
 
   check(kind: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, who?: CheckContext): Promise<CheckResult<any>> {
-    return redacted(async () => {
+    const red = this.#redactor(kind, olds, news);
+    return redacted(red, async () => {
       const def = definition(kind);
       const r = def.check ? await def.check(olds ?? {}, news ?? {}, who) : { inputs: news ?? {} };
       if (who?.identity && r.inputs) this.#declared.set(who.identity, r.inputs);
-      return r;
+      // A failure's reason may quote the value it refuses.
+      return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: red.redact(f.reason) })) } : r;
     });
   }
 
   /** The diff; an in-place update also names the outputs it cannot change (`stables`). */
   diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult> {
-    return redacted(async () => {
+    return redacted(this.#redactor(kind, olds, news, oldInputs), async () => {
       const def = definition(kind);
       const d: DiffResult = def.diff ? await def.diff(id, olds, news) : {};
       if (!d.changes || d.replaces?.length || !def.update) return d;
@@ -72,7 +83,7 @@ export class Operations {
 
   /** The outputs a preview of an in-place update shows: what it keeps and sets, the rest unknown. */
   previewUpdate(kind: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return redacted(async () => previewUpdate(definition(kind), olds, news, oldInputs));
+    return redacted(this.#redactor(kind, olds, news, oldInputs), async () => previewUpdate(definition(kind), olds, news, oldInputs));
   }
 
   /**
@@ -82,10 +93,11 @@ export class Operations {
    * "created but broken", and the next `up` continues it instead of colliding with it.
    */
   create(kind: string, inputs: Record<string, unknown>, op?: OperationOptions) {
-    return redacted(async () => {
+    const r = this.#redactor(kind, inputs);
+    return redacted(r, async () => {
       const def = definition(kind);
       const scope: OperationScope = { identity: op?.identity };
-      const ctx = this.context(op);
+      const ctx = this.context(op, r);
       try {
         return await inOperation(scope, () => def.create(ctx, inputs));
       } catch (err) {
@@ -102,10 +114,11 @@ export class Operations {
   }
 
   read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions) {
-    return redacted(async () => {
+    const red = this.#redactor(kind, props);
+    return redacted(red, async () => {
       const def = definition(kind);
       const { bare, omit } = isImport(props) ? importOptions(def, id) : { bare: id, omit: [] };
-      const r = def.read ? await def.read(this.context(op), bare, props ?? {}) : { id: bare, props };
+      const r = def.read ? await def.read(this.context(op, red), bare, props ?? {}) : { id: bare, props };
       if (!omit.length || !r.inputs) return r;
       return { ...r, inputs: Object.fromEntries(Object.entries(r.inputs).filter(([k]) => !omit.includes(k))) };
     });
@@ -117,9 +130,10 @@ export class Operations {
    * the failed create could not record.
    */
   update(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, op?: OperationOptions) {
-    return redacted(async () => {
+    const r = this.#redactor(kind, olds, news);
+    return redacted(r, async () => {
       const def = definition(kind);
-      const ctx = this.context(op);
+      const ctx = this.context(op, r);
       if (def.update) return inOperation({ identity: op?.identity }, () => def.update!(ctx, id, olds, news));
       const seen = def.read ? await def.read(ctx, id, olds) : { id, props: olds };
       if (!seen.id) throw new Error(`${kind} ${id} no longer exists; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` makes it again`);
@@ -128,13 +142,15 @@ export class Operations {
   }
 
   invoke(fn: FunctionDefinition, args: Record<string, unknown>, op?: OperationOptions): Promise<Record<string, unknown>> {
-    return redacted(() => fn.invoke(this.context(op), args));
+    const r = new Redactor([...(this.config.apiKey ? [this.config.apiKey] : []), ...secretStrings(fn as Pick<ResourceDefinition, "secretOutputs">, args)]);
+    return redacted(r, () => fn.invoke(this.context(op, r), args));
   }
 
   delete(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions): Promise<void> {
-    return redacted(async () => {
+    const r = this.#redactor(kind, props);
+    return redacted(r, async () => {
       const def = definition(kind);
-      if (def.delete) await def.delete(this.context(op), id, props ?? {});
+      if (def.delete) await def.delete(this.context(op, r), id, props ?? {});
     });
   }
 }
@@ -155,15 +171,16 @@ function importOptions(def: ResourceDefinition, id: string): { bare: string; omi
   return { bare: id.slice(0, at), omit };
 }
 
-/** Runs `fn`; whatever it throws leaves with platform keys redacted, keeping its kind. */
-async function redacted<T>(fn: () => Promise<T> | T): Promise<T> {
+/** Runs `fn`; whatever it throws leaves with keys and secret values redacted, keeping its kind. */
+async function redacted<T>(r: Redactor, fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    const mask = (t: string) => r.redact(t);
     if (err instanceof ResourceInitError) {
-      throw new ResourceInitError(redactKeys(err.message), err.id, err.properties, err.reasons.map(redactKeys));
+      throw new ResourceInitError(mask(err.message), err.id, err.properties, err.reasons.map(mask));
     }
     const e = err as Error;
-    throw new Error(redactKeys(e?.message ?? String(err)));
+    throw new Error(mask(e?.message ?? String(err)));
   }
 }

@@ -177,6 +177,11 @@ export function buildSchema(): Json {
       description: "Workspace for resources that do not name one. Defaults to the only workspace the key reaches.",
       defaultInfo: { environment: [CONFIG_KEYS.workspaceId.env] },
     },
+    insecure: {
+      type: "boolean",
+      description: "Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.",
+      defaultInfo: { environment: [CONFIG_KEYS.insecure.env] },
+    },
   };
   const resourceSpecs: Json = {};
   for (const kind of Object.keys(resources).sort()) resourceSpecs[resources[kind].token] = resourceSpec(kind, resources[kind]);

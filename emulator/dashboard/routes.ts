@@ -96,6 +96,7 @@ export function dashboardRoutes(app: FastifyInstance, emu: Emu): void {
         "content-security-policy": "sandbox",
         "x-content-type-options": "nosniff",
         "cache-control": "no-store",
+        "content-length": String(o.size),
       })
       .type(o.contentType)
       .send(o.body);

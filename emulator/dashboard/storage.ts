@@ -6,7 +6,7 @@ import { customDomainsIn, customDomainsOf, customDomainView } from "../models/cu
 import { deploysOf, deployView } from "../models/deploys";
 import { services } from "../models/services";
 import { siteView } from "../models/static-sites";
-import { findObject, objectBytes, objectsOf, objectView } from "../models/objects";
+import { bodyStream, findObject, objectsOf, objectView } from "../models/objects";
 import { accessKeysOf, bucketsOf, bucketView, corsOf, findBucket, policyOf } from "../models/storage";
 import { placement, serviceRow } from "./infra";
 import { serviceRef, servicesOf, workspaceOf } from "./lookup";
@@ -52,7 +52,8 @@ export function objectDownload(emu: Emu, id: string, key: unknown) {
   if (!b) throw notFound("Bucket", id);
   const o = typeof key === "string" ? findObject(emu, b.id, key) : undefined;
   if (!o) throw notFound("Object", `'${String(key ?? "")}' in bucket '${b.name}'`);
-  return { key: o.key, contentType: o.contentType, body: objectBytes(o) };
+  // Streamed from its file, opened now.
+  return { key: o.key, contentType: o.contentType, size: o.size, body: o.size === 0 ? Buffer.alloc(0) : bodyStream(emu, o) };
 }
 
 export function domainsOfWorkspace(emu: Emu, workspaceId: string) {

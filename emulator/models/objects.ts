@@ -1,7 +1,11 @@
-// The objects buckets hold, and multipart uploads under way: rows of the store (bodies as base64,
-// so `--state` keeps them), with S3's rules for keys, listings and completing an upload.
+// The objects buckets hold, and multipart uploads under way: rows of the store (their metadata),
+// each naming its body file (blobs.ts), with S3's rules for keys, listings and completing an upload.
 import { createHash } from "node:crypto";
+import { blobsOf } from "../blobs";
 import type { Emu } from "../emu";
+import { bodyStream, receive as receiveBody, type ReceivedBody } from "./bodies";
+
+export { bodyStream, type ReceivedBody } from "./bodies";
 import { newId } from "../store";
 import { noSuchUpload, s3Error } from "../s3/errors";
 
@@ -26,8 +30,8 @@ export interface StoredObject extends ObjectAttributes {
   id: string;
   bucketId: string;
   key: string;
-  /** base64 of the bytes, so the state file stays JSON. */
-  body: string;
+  /** The body file (blobs.ts). */
+  blob: string;
   size: number;
   /** MD5 hex; `md5-of-md5s-N` for an object completed from N parts. */
   etag: string;
@@ -48,7 +52,7 @@ export interface UploadPart {
   id: string;
   uploadId: string;
   partNumber: number;
-  body: string;
+  blob: string;
   size: number;
   etag: string;
   lastModified: string;
@@ -56,7 +60,7 @@ export interface UploadPart {
 
 export const MAX_KEY_BYTES = 1024;
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
-/** The largest object the emulator keeps (bodies live in memory, as base64 strings). */
+/** The largest object (or part) the emulator keeps. */
 export const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
 export const MAX_PART_NUMBER = 10_000;
 
@@ -92,29 +96,38 @@ export function findObject(emu: Emu, bucketId: string, key: string): StoredObjec
   return objects(emu).find((o) => o.bucketId === bucketId && o.key === key);
 }
 
-export const objectBytes = (o: StoredObject) => Buffer.from(o.body, "base64");
+/** Streams bytes into a new body file, within the size an object may have. */
+export const receive = (emu: Emu, sources: Parameters<typeof receiveBody>[1]) => receiveBody(emu, sources, checkSize);
 
 /** Stores (or replaces) an object; `attrs` is its content type, or all its attributes. */
-export function putObject(emu: Emu, b: BucketRef, key: string, body: Buffer, attrs: string | ObjectAttributes): StoredObject {
+export function putObject(emu: Emu, b: BucketRef, key: string, body: Buffer | ReceivedBody, attrs: string | ObjectAttributes): StoredObject {
   checkKey(key);
-  checkSize(body.length);
+  const size = Buffer.isBuffer(body) ? body.length : body.size;
+  checkSize(size);
   const a = typeof attrs === "string" ? { contentType: attrs } : attrs;
-  return storeObject(emu, b, key, body, a, md5(body));
+  const blob = Buffer.isBuffer(body) ? blobsOf(emu).writeSync(body) : body.pending.commit();
+  return storeObject(emu, b, key, { blob, size }, a, Buffer.isBuffer(body) ? md5(body) : body.md5);
 }
 
-function storeObject(emu: Emu, b: BucketRef, key: string, body: Buffer, a: ObjectAttributes, etag: string, partSizes?: number[]): StoredObject {
+function storeObject(emu: Emu, b: BucketRef, key: string, body: { blob: string; size: number }, a: ObjectAttributes, etag: string, partSizes?: number[]): StoredObject {
   const existing = findObject(emu, b.id, key);
-  return objects(emu).insert({
-    id: existing?.id ?? newId(), bucketId: b.id, key, body: body.toString("base64"), size: body.length, etag, lastModified: emu.now(),
+  const replaced = existing?.blob;
+  const o = objects(emu).insert({
+    id: existing?.id ?? newId(), bucketId: b.id, key, blob: body.blob, size: body.size, etag, lastModified: emu.now(),
     contentType: a.contentType, metadata: a.metadata ?? {}, headers: a.headers ?? {},
     ...(a.checksum ? { checksum: a.checksum } : {}), ...(partSizes ? { partSizes } : {}),
   });
+  blobsOf(emu).release(emu, replaced);
+  return o;
 }
 
 /** Deleting a key that is not there succeeds, as in S3. */
 export function deleteObject(emu: Emu, bucketId: string, key: string): void {
   const o = findObject(emu, bucketId, key);
-  if (o) objects(emu).delete(o.id);
+  if (!o) return;
+  const blob = o.blob;
+  objects(emu).delete(o.id);
+  blobsOf(emu).release(emu, blob);
 }
 
 export interface Listing {
@@ -172,11 +185,17 @@ export function uploadsOf(emu: Emu, bucketId: string): Upload[] {
   return uploads(emu).where((u) => u.bucketId === bucketId).sort((a, b) => byKey(a, b) || (a.initiated < b.initiated ? -1 : a.initiated > b.initiated ? 1 : 0));
 }
 
-export function putPart(emu: Emu, u: Upload, partNumber: number, body: Buffer): UploadPart {
-  checkSize(body.length);
-  return parts(emu).insert({
-    id: `${u.id}/${partNumber}`, uploadId: u.id, partNumber, body: body.toString("base64"), size: body.length, etag: md5(body), lastModified: emu.now(),
+export function putPart(emu: Emu, u: Upload, partNumber: number, body: ReceivedBody): UploadPart {
+  checkSize(body.size);
+  // The upload may have been completed or aborted while the part streamed in.
+  if (!uploads(emu).has(u.id)) throw noSuchUpload(u.id);
+  const id = `${u.id}/${partNumber}`;
+  const replaced = parts(emu).get(id)?.blob;
+  const p = parts(emu).insert({
+    id, uploadId: u.id, partNumber, blob: body.pending.commit(), size: body.size, etag: body.md5, lastModified: emu.now(),
   });
+  blobsOf(emu).release(emu, replaced);
+  return p;
 }
 
 export function partsOf(emu: Emu, uploadId: string): UploadPart[] {
@@ -189,7 +208,7 @@ const unquote = (etag: string) => etag.trim().replace(/^"|"$/g, "");
  * Joins the listed parts into the object: numbers ascending, each uploaded with that ETag, each but
  * the last at least 5 MiB. The ETag is the MD5 of the parts' MD5s, then `-N`.
  */
-export function completeUpload(emu: Emu, b: BucketRef, u: Upload, listed: { partNumber: number; etag: string }[]): StoredObject {
+export async function completeUpload(emu: Emu, b: BucketRef, u: Upload, listed: { partNumber: number; etag: string }[]): Promise<StoredObject> {
   if (listed.length === 0) throw s3Error("InvalidRequest", "You must specify at least one part");
   const chosen: UploadPart[] = [];
   listed.forEach((l, i) => {
@@ -212,22 +231,39 @@ export function completeUpload(emu: Emu, b: BucketRef, u: Upload, listed: { part
     }
   });
   checkSize(chosen.reduce((n, p) => n + p.size, 0));
-  const body = Buffer.concat(chosen.map((p) => Buffer.from(p.body, "base64")));
+  const refs = chosen.map((p) => p.blob);
   const etag = `${createHash("md5").update(Buffer.concat(chosen.map((p) => Buffer.from(p.etag, "hex")))).digest("hex")}-${chosen.length}`;
+  let body: ReceivedBody;
+  try {
+    body = await receive(emu, refs.map((blob) => () => bodyStream(emu, { blob })));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw noSuchUpload(u.id);
+    throw err;
+  }
+  // Completed, aborted or given other parts while the parts were joined: this completion loses.
+  const now = uploads(emu).has(u.id) ? refs.map((_, i) => parts(emu).get(`${u.id}/${chosen[i].partNumber}`)?.blob) : [];
+  if (now.length !== refs.length || now.some((r, i) => r !== refs[i])) {
+    await body.pending.discard();
+    throw noSuchUpload(u.id);
+  }
   const { contentType, metadata, headers } = u;
-  const o = storeObject(emu, b, u.key, body, { contentType, metadata, headers }, etag, chosen.map((p) => p.size));
+  const o = storeObject(emu, b, u.key, { blob: body.pending.commit(), size: body.size }, { contentType, metadata, headers }, etag, chosen.map((p) => p.size));
   abortUpload(emu, u);
   return o;
 }
 
 export function abortUpload(emu: Emu, u: Upload): void {
-  for (const p of partsOf(emu, u.id)) parts(emu).delete(p.id);
+  for (const p of partsOf(emu, u.id)) {
+    const blob = p.blob;
+    parts(emu).delete(p.id);
+    blobsOf(emu).release(emu, blob);
+  }
   uploads(emu).delete(u.id);
 }
 
 /** Everything a bucket holds, for its deletion: objects and uploads under way. */
 export function deleteContents(emu: Emu, bucketId: string): void {
-  for (const o of objectsOf(emu, bucketId)) objects(emu).delete(o.id);
+  for (const o of objectsOf(emu, bucketId)) deleteObject(emu, bucketId, o.key);
   for (const u of uploadsOf(emu, bucketId)) abortUpload(emu, u);
 }
 

@@ -1,6 +1,8 @@
 // What an S3 handler gets (the request, authenticated, with its bucket and payload read) and what
 // it returns; the routes (routes.ts) turn that into the HTTP answer.
+import type { Readable } from "node:stream";
 import type { Emu } from "../emu";
+import type { ReceivedBody } from "../models/objects";
 import type { Bucket, StorageAccessKey } from "../models/storage";
 import { invalidArgument } from "./errors";
 import type { Payload } from "./payload";
@@ -21,6 +23,8 @@ export interface S3Ctx {
   /** Header names and values, lowercased names, every occurrence kept. */
   headers: Map<string, string[]>;
   payload: Payload;
+  /** An object's or a part's bytes, streamed to a file (PutObject, UploadPart): stored with `commit`. */
+  received?: ReceivedBody;
   /** The storage access key that signed the request; undefined for an anonymous one. */
   caller?: StorageAccessKey;
   requestId: string;
@@ -29,7 +33,7 @@ export interface S3Ctx {
 export interface S3Reply {
   status: number;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | Readable;
 }
 
 export const xmlReply = (root: string, children: string[], headers: Record<string, string> = {}): S3Reply => ({

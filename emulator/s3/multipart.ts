@@ -1,7 +1,7 @@
 // Multipart upload handlers: CreateMultipartUpload, UploadPart (and UploadPartCopy),
 // CompleteMultipartUpload, AbortMultipartUpload, ListParts and ListMultipartUploads.
 import {
-  abortUpload, completeUpload, createUpload, listKeys, MAX_PART_NUMBER, objectBytes, partsOf, putPart, uploadOf, uploadsOf,
+  abortUpload, bodyStream, completeUpload, createUpload, listKeys, MAX_PART_NUMBER, partsOf, putPart, receive, uploadOf, uploadsOf,
 } from "../models/objects";
 import { endpointOf } from "../models/storage";
 import { bucketOf, countParam, encoderFor, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
@@ -19,15 +19,15 @@ export function createMultipartUpload(ctx: S3Ctx): S3Reply {
 }
 
 /** UploadPart, or UploadPartCopy when x-amz-copy-source names the part's bytes (optionally a range of them). */
-export function uploadPart(ctx: S3Ctx): S3Reply {
+export async function uploadPart(ctx: S3Ctx): Promise<S3Reply> {
   const n = partNumberOf(ctx)!; // the routes send only requests with a partNumber here
   const u = uploadOf(ctx.emu, bucketOf(ctx), ctx.key, ctx.query.get("uploadId")!);
   if (ctx.header("x-amz-copy-source") === undefined) {
-    const p = putPart(ctx.emu, u, n, ctx.payload.body);
+    const p = putPart(ctx.emu, u, n, ctx.received!);
     return { status: 200, headers: { etag: `"${p.etag}"`, ...checksumHeaders(ctx) } };
   }
   const src = copySource(ctx);
-  let bytes = objectBytes(src);
+  let [start, end] = [0, src.size - 1];
   const range = ctx.header("x-amz-copy-source-range");
   if (range !== undefined) {
     const m = /^bytes=(\d+)-(\d+)$/.exec(range.trim());
@@ -37,13 +37,19 @@ export function uploadPart(ctx: S3Ctx): S3Reply {
     if (Number(m[2]) >= src.size) {
       throw s3Error("InvalidRange", "The requested range is not satisfiable", { RangeRequested: range, ActualObjectSize: String(src.size) });
     }
-    bytes = bytes.subarray(Number(m[1]), Number(m[2]) + 1);
+    [start, end] = [Number(m[1]), Number(m[2])];
   }
-  const p = putPart(ctx.emu, u, n, bytes);
+  const body = await receive(ctx.emu, end < start ? [] : [bodyStream(ctx.emu, src, start, end)]);
+  let p: ReturnType<typeof putPart>;
+  try {
+    p = putPart(ctx.emu, u, n, body);
+  } finally {
+    await body.pending.discard();
+  }
   return xmlReply("CopyPartResult", [el("LastModified", xmlDate(p.lastModified)), el("ETag", `"${p.etag}"`)]);
 }
 
-export function completeMultipartUpload(ctx: S3Ctx): S3Reply {
+export async function completeMultipartUpload(ctx: S3Ctx): Promise<S3Reply> {
   const b = bucketOf(ctx);
   const u = uploadOf(ctx.emu, b, ctx.key, ctx.query.get("uploadId")!);
   const doc = parseXml(ctx.payload.body.toString("utf8"));
@@ -56,7 +62,7 @@ export function completeMultipartUpload(ctx: S3Ctx): S3Reply {
     }
     return { partNumber: Number(num), etag };
   });
-  const o = completeUpload(ctx.emu, b, u, listed);
+  const o = await completeUpload(ctx.emu, b, u, listed);
   const location = `${endpointOf(ctx.emu, b.region)}/${b.name}/${o.key.split("/").map(uriEncode).join("/")}`;
   return xmlReply("CompleteMultipartUploadResult", [el("Location", location), el("Bucket", b.name), el("Key", o.key), el("ETag", `"${o.etag}"`)]);
 }

@@ -1,7 +1,7 @@
 // Object handlers: GetObject and HeadObject (ranges, parts, conditions, response overrides),
 // PutObject (conditional writes), CopyObject and DeleteObject.
 import {
-  deleteObject as removeObject, findObject, MAX_PART_NUMBER, objectBytes, type ObjectAttributes, putObject as storeObject, type StoredObject,
+  bodyStream, deleteObject as removeObject, findObject, MAX_PART_NUMBER, type ObjectAttributes, putObject as storeObject, receive, type StoredObject,
 } from "../models/objects";
 import { bucketNamed } from "../models/storage";
 import { bucketOf, httpDate, type S3Ctx, type S3Reply, xmlDate, xmlReply } from "./context";
@@ -122,12 +122,10 @@ export function getObject(ctx: S3Ctx): S3Reply {
     if (o.partSizes) range = { start, end: start + sizes[part - 1] - 1 };
     headers["x-amz-mp-parts-count"] = String(sizes.length);
   }
-  let body = objectBytes(o);
   let status = 200;
   if (range) {
     status = 206;
     headers["content-range"] = `bytes ${range.start}-${range.end}/${o.size}`;
-    body = body.subarray(range.start, range.end + 1);
   } else if (o.checksum && ctx.header("x-amz-checksum-mode")?.toUpperCase() === "ENABLED") {
     headers[`x-amz-checksum-${o.checksum.algorithm}`] = o.checksum.value;
     headers["x-amz-checksum-type"] = "FULL_OBJECT";
@@ -136,9 +134,14 @@ export function getObject(ctx: S3Ctx): S3Reply {
     const v = ctx.query.get(`response-${h}`);
     if (v !== undefined) headers[h] = v;
   }
+  const [start, end] = range ? [range.start, range.end] : [0, o.size - 1];
+  headers["content-length"] = String(end - start + 1);
+  // The file is opened now: a body replaced or deleted meanwhile still streams whole.
+  const body = ctx.method === "HEAD" ? undefined : o.size === 0 ? Buffer.alloc(0) : bodyStream(ctx.emu, o, start, end);
   return { status, headers, body };
 }
 
+/** Its conditions are checked before the body is read and again once it is in (another writer may have come first). */
 export function putObject(ctx: S3Ctx): S3Reply {
   const b = bucketOf(ctx);
   const existing = findObject(ctx.emu, b.id, ctx.key);
@@ -152,7 +155,7 @@ export function putObject(ctx: S3Ctx): S3Reply {
     if (!existing) throw noSuchKey(ctx.key);
     if (!etagMatches(match, existing.etag)) throw preconditionFailed("If-Match");
   }
-  const o = storeObject(ctx.emu, b, ctx.key, ctx.payload.body, attributesFrom(ctx));
+  const o = storeObject(ctx.emu, b, ctx.key, ctx.received ?? ctx.payload.body, attributesFrom(ctx));
   return { status: 200, headers: { etag: `"${o.etag}"`, ...checksumHeaders(ctx) } };
 }
 
@@ -190,7 +193,7 @@ export function copySource(ctx: S3Ctx): StoredObject {
   return o;
 }
 
-export function copyObject(ctx: S3Ctx): S3Reply {
+export async function copyObject(ctx: S3Ctx): Promise<S3Reply> {
   const b = bucketOf(ctx);
   const src = copySource(ctx);
   const directive = (ctx.header("x-amz-metadata-directive") ?? "COPY").toUpperCase();
@@ -203,7 +206,13 @@ export function copyObject(ctx: S3Ctx): S3Reply {
   const attrs: ObjectAttributes = directive === "REPLACE"
     ? attributesFrom(ctx, false)
     : { contentType: src.contentType, metadata: src.metadata, headers: src.headers, ...(src.checksum ? { checksum: src.checksum } : {}) };
-  const o = storeObject(ctx.emu, b, ctx.key, objectBytes(src), attrs);
+  const body = await receive(ctx.emu, [bodyStream(ctx.emu, src)]);
+  let o: StoredObject;
+  try {
+    o = storeObject(ctx.emu, b, ctx.key, body, attrs);
+  } finally {
+    await body.pending.discard();
+  }
   return xmlReply("CopyObjectResult", [el("LastModified", xmlDate(o.lastModified)), el("ETag", `"${o.etag}"`)]);
 }
 

@@ -2,6 +2,7 @@
 // (`/{bucket}/{key}`): SigV4 (header or presigned) with the workspace's storage access keys,
 // anonymous reads of PUBLIC_READ buckets, the bucket's CORS rules, and S3's XML bodies and errors.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Readable } from "node:stream";
 import type { Emu } from "../emu";
 import { PlatformError } from "../errors";
 import { findRegion } from "../models/catalogue";
@@ -16,18 +17,18 @@ import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart,
 } from "./multipart";
 import { copyObject, deleteObject, getObject, putObject } from "./objects";
-import { readPayload } from "./payload";
+import { PayloadReader } from "./payload";
+import { readToFile, readWhole } from "./receive";
 import { readClaim, type SignedRequest, verifyClaim } from "./sigv4";
 import { el, xmlDoc } from "./xml";
 
-/** The largest request body the endpoint reads (a PutObject or an UploadPart). */
-export const MAX_REQUEST_BYTES = 100 * 1024 * 1024;
-
 interface Operation {
   name: string;
-  run: (ctx: S3Ctx) => S3Reply;
+  run: (ctx: S3Ctx) => S3Reply | Promise<S3Reply>;
   /** Anonymous callers may run it on a PUBLIC_READ bucket. */
   publicRead?: boolean;
+  /** Its body is an object's bytes: streamed to a file, not read into memory. */
+  streams?: boolean;
 }
 
 /** Query parameters that name a sub-resource (an operation of their own), as S3 reads them. */
@@ -79,9 +80,9 @@ function operationFor(ctx: S3Ctx, hasBucket: boolean): Operation {
       only(["versionId", "partNumber"], "HEAD of an object with");
       return { name: "HeadObject", run: getObject, publicRead: true };
     case "PUT":
-      if (query.has("uploadId") && query.has("partNumber")) return { name: "UploadPart", run: uploadPart };
+      if (query.has("uploadId") && query.has("partNumber")) return { name: "UploadPart", run: uploadPart, streams: ctx.header("x-amz-copy-source") === undefined };
       only([], "PUT of an object with");
-      return ctx.header("x-amz-copy-source") !== undefined ? { name: "CopyObject", run: copyObject } : { name: "PutObject", run: putObject };
+      return ctx.header("x-amz-copy-source") !== undefined ? { name: "CopyObject", run: copyObject } : { name: "PutObject", run: putObject, streams: true };
     case "POST":
       if (query.has("uploads")) return { name: "CreateMultipartUpload", run: createMultipartUpload };
       if (query.has("uploadId")) return { name: "CompleteMultipartUpload", run: completeMultipartUpload };
@@ -132,17 +133,17 @@ function parse(req: FastifyRequest): Parsed {
   return { region, bucket, key, signed: { method: req.method, path, query, headers } };
 }
 
-/** Who signed the request (an access key of the bucket's workspace), or nobody. */
-function authenticate(emu: Emu, p: Parsed, body: Buffer): { caller?: StorageAccessKey; payload: ReturnType<typeof readPayload> } {
+/** Who signed the request (an access key of the bucket's workspace), or nobody; and how its body is read. */
+function authenticate(emu: Emu, p: Parsed): { caller?: StorageAccessKey; reader: PayloadReader } {
   const claim = readClaim(p.signed);
-  if (!claim) return { payload: readPayload(body, "UNSIGNED-PAYLOAD", p.signed.headers) };
+  if (!claim) return { reader: new PayloadReader("UNSIGNED-PAYLOAD", p.signed.headers) };
   const caller = accessKeyById(emu, claim.scope.accessKeyId);
   if (!caller) {
     throw s3Error("InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", { AWSAccessKeyId: claim.scope.accessKeyId });
   }
   const key = verifyClaim(p.signed, claim, caller.secret, p.region, emu.clock.now());
   const chain = { key, seed: claim.signature, amzDate: claim.amzDate, scope: claim.scope };
-  return { caller, payload: readPayload(body, claim.payload, p.signed.headers, chain) };
+  return { caller, reader: new PayloadReader(claim.payload, p.signed.headers, chain) };
 }
 
 function authorise(b: Bucket, caller: StorageAccessKey | undefined, op: Operation): void {
@@ -161,9 +162,6 @@ function errorBody(err: S3Error, resource: string, requestId: string): string {
 function asS3Error(emu: Emu, err: unknown, req: FastifyRequest): S3Error {
   if (err instanceof S3Error) return err;
   const fe = err as { statusCode?: number; code?: string; message?: string };
-  if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-    return s3Error("EntityTooLarge", `Your proposed upload exceeds the maximum allowed size: request bodies are at most ${MAX_REQUEST_BYTES} bytes in the emulator`, { MaxSizeAllowed: String(MAX_REQUEST_BYTES) });
-  }
   if (err instanceof PlatformError && err.statusCode < 500) return s3Error("InvalidRequest", err.message);
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return s3Error("InvalidRequest", fe.message ?? "Bad request");
   // Logged whether or not --log is on: a 500 always leaves its stack.
@@ -182,8 +180,13 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
       if (rule) reply.headers(corsHeaders(rule, origin));
     }
     reply.headers(out.headers ?? {});
-    return out.body === undefined || out.status === 204 || out.status === 304 ? reply.send() : reply.send(out.body);
+    if (out.body === undefined || out.status === 204 || out.status === 304) {
+      (out.body as Readable | undefined)?.destroy?.();
+      return reply.send();
+    }
+    return reply.send(out.body);
   };
+  let ctx: S3Ctx | undefined;
   try {
     const p = parse(req);
     resource = `/${[p.bucket, p.key].filter(Boolean).join("/")}`;
@@ -193,10 +196,10 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
       if (!bucket) throw noSuchBucket(p.bucket ?? "");
       return send({ status: 200, headers: preflight(corsOf(emu, bucket), bucket.name, (h) => p.signed.headers.get(h)?.[0]) });
     }
-    const { caller, payload } = authenticate(emu, p, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    const ctx: S3Ctx = {
+    const { caller, reader } = authenticate(emu, p);
+    ctx = {
       emu, method: req.method, region: p.region, key: p.key, query: new Map(p.signed.query), headers: p.signed.headers,
-      header: (name) => p.signed.headers.get(name)?.join(","), payload, caller, requestId: req.id,
+      header: (name) => p.signed.headers.get(name)?.join(","), payload: { body: Buffer.alloc(0), integrity: false, size: 0, md5: "" }, caller, requestId: req.id,
     };
     const op = operationFor(ctx, p.bucket !== undefined);
     if (p.bucket === undefined) {
@@ -211,10 +214,16 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
       }
       ctx.bucket = bucket;
     }
-    return send(op.run(ctx));
+    const body = req.body as Readable | undefined;
+    if (op.streams) ({ payload: ctx.payload, received: ctx.received } = await readToFile(emu, body, reader, p.signed.headers));
+    else ctx.payload = await readWhole(body, reader, p.signed.headers);
+    return send(await op.run(ctx));
   } catch (err) {
     const e = asS3Error(emu, err, req);
     return send({ status: e.statusCode, headers: { "content-type": "application/xml", ...e.headers }, body: errorBody(e, resource, req.id) });
+  } finally {
+    // A body streamed in but not stored (a failed condition, a bad digest) leaves no file.
+    await ctx?.received?.pending.discard();
   }
 }
 
@@ -226,9 +235,9 @@ export function s3AccessKeyIdOf(authorization: string | undefined, url: string):
 
 export function s3Routes(app: FastifyInstance, emu: Emu): void {
   void app.register(async (scope) => {
-    // Objects are raw bytes of any type: this scope reads every body as a buffer.
+    // Objects are raw bytes of any type: the handler reads each body as a stream (receive.ts caps it).
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_REQUEST_BYTES }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser("*", (_req, body, done) => done(null, body));
     scope.setErrorHandler((err, req, reply) => {
       const e = asS3Error(emu, err, req);
       const resource = `/${req.url.split("?")[0].split("/").slice(3).join("/")}`;
@@ -236,7 +245,7 @@ export function s3Routes(app: FastifyInstance, emu: Emu): void {
     });
     const handler = (req: FastifyRequest, reply: FastifyReply) => serve(emu, req, reply);
     for (const url of ["/_storage/:region", "/_storage/:region/", "/_storage/:region/:bucket", "/_storage/:region/:bucket/*"]) {
-      scope.route({ method: ["GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH"], url, handler, exposeHeadRoute: false, bodyLimit: MAX_REQUEST_BYTES });
+      scope.route({ method: ["GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH"], url, handler, exposeHeadRoute: false });
     }
   });
 }

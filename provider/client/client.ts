@@ -5,7 +5,7 @@ import { Agent, type Dispatcher, RetryAgent, request } from "undici";
 import type { z } from "zod";
 import { ApiError, ConfigurationError, ConnectionError, RateLimitError, ResponseValidationError } from "./errors";
 import { currentOperation, deriveIdempotencyKey, isReplay } from "./idempotency";
-import { checkKeyShape, type KeyPrefix, redactKeys } from "./keys";
+import { checkKeyShape, isLoopbackHost, type KeyPrefix, redactKeys, redactUrlCredentials } from "./keys";
 import { type AdaptiveLimiter, sharedLimiter } from "./limiter";
 import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
 
@@ -19,6 +19,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   userAgent?: string;
   onRetry?: RetryObserver["onRetry"];
+  /** Allows plain http to a host that is not loopback (the key then crosses the network in clear text). */
+  insecure?: boolean;
 }
 
 export type Query = Record<string, string | number | boolean | string[] | undefined | null>;
@@ -78,10 +80,16 @@ export class CloudPlatformClient {
     try {
       url = new URL(opts.baseUrl);
     } catch {
-      throw new ConfigurationError(`cloudplatform:baseUrl is not a URL: '${opts.baseUrl}'`);
+      throw new ConfigurationError(`cloudplatform:baseUrl is not a URL: '${redactUrlCredentials(opts.baseUrl)}'`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw new ConfigurationError(`cloudplatform:baseUrl must be http or https, got '${url.protocol}'`);
+    }
+    if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !opts.insecure) {
+      throw new ConfigurationError(
+        `cloudplatform:baseUrl is plain http to ${url.host}, which is not this machine: the API key would cross the network in clear text. ` +
+          "Use https, or set the provider's insecure: true (cloudplatform:insecure, CLOUDPLATFORM_INSECURE=true) to allow it",
+      );
     }
     this.baseUrl = url.toString().replace(/\/+$/, "");
     this.#apiKey = opts.apiKey;
@@ -96,10 +104,10 @@ export class CloudPlatformClient {
 
   /** Keeps the key out of console.log, util.inspect and JSON. */
   toJSON() {
-    return { baseUrl: this.baseUrl, keyKind: this.keyKind };
+    return { baseUrl: redactUrlCredentials(this.baseUrl), keyKind: this.keyKind };
   }
   [Symbol.for("nodejs.util.inspect.custom")]() {
-    return `CloudPlatformClient { baseUrl: '${this.baseUrl}', key: '${this.keyKind}***' }`;
+    return `CloudPlatformClient { baseUrl: '${redactUrlCredentials(this.baseUrl)}', key: '${this.keyKind}***' }`;
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<Response<T>> {

@@ -47,3 +47,15 @@ export function redactKeys(text: string): string {
   return text.replace(KEY_IN_TEXT, "$1***");
 }
 const KEY_IN_TEXT = new RegExp(`(${Object.keys(KEY_KINDS).join("|")})[A-Za-z0-9_-]+`, "g");
+
+/** `scheme://user:pass@host` -> `scheme://***@host`, wherever a URL with credentials appears in a text. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(URL_CREDENTIALS, "$1***@");
+}
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
+
+/** Loopback hosts: plain http to them never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}

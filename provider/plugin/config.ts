@@ -1,12 +1,13 @@
 // The provider's own inputs (an explicit Provider resource, or the stack's cloudplatform:* config).
 import type { ConfigureRequest } from "@pulumi/pulumi/proto/provider_pb";
-import { CONFIG_KEYS, resolveConfig, type ProviderConfig } from "../config";
+import { redactUrlCredentials } from "../client";
+import { CONFIG_KEYS, parseFlag, resolveConfig, type ProviderConfig } from "../config";
 import { diffWith, type DiffResult, isUnknown } from "../resources/framework";
 import { fromStruct, type Props } from "./values";
 
 /** Any of the three settings changes in place: the provider's resources stay where they are. */
 export function configDiff(olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
-  return diffWith(olds, news, { update: ["apiKey", "baseUrl", "workspaceId"] });
+  return diffWith(olds, news, { update: ["apiKey", "baseUrl", "workspaceId", "insecure"] });
 }
 
 /** The engine names a stack's default provider `default` or `default_<version>`. */
@@ -22,6 +23,7 @@ export function configFrom(req: ConfigureRequest, env: NodeJS.ProcessEnv = proce
     const short = key.split(":")[1];
     const fromArgs = args[short];
     if (typeof fromArgs === "string" && !isUnknown(fromArgs)) return fromArgs;
+    if (typeof fromArgs === "boolean") return String(fromArgs);
     const v = vars.get(key) ?? vars.get(`cloudplatform:config:${short}`);
     return v === undefined || isUnknown(v) ? undefined : v;
   }, env) };
@@ -33,11 +35,13 @@ export function configFailures(news: Props): { property: string; reason: string 
   for (const key of Object.keys(CONFIG_KEYS)) {
     const v = news[key];
     if (v === undefined || v === null || isUnknown(v)) continue;
-    if (typeof v !== "string") out.push({ property: key, reason: `${key}: must be a string` });
+    if (key === "insecure") {
+      if (typeof v !== "boolean" && (typeof v !== "string" || parseFlag(v) === undefined)) out.push({ property: key, reason: "insecure: must be true or false" });
+    } else if (typeof v !== "string") out.push({ property: key, reason: `${key}: must be a string` });
   }
   const url = news.baseUrl;
   if (typeof url === "string" && url !== "" && !isUnknown(url) && !/^https?:\/\/[^\s]+$/.test(url)) {
-    out.push({ property: "baseUrl", reason: `baseUrl: '${url}' is not an http(s) URL` });
+    out.push({ property: "baseUrl", reason: `baseUrl: '${redactUrlCredentials(url)}' is not an http(s) URL` });
   }
   return out;
 }

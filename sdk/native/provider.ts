@@ -36,6 +36,7 @@ export class Provider extends pulumi.ProviderResource {
         {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["baseUrl"] = (args?.baseUrl) ?? utilities.getEnv("CLOUDPLATFORM_BASE_URL");
+            resourceInputs["insecure"] = pulumi.output((args?.insecure) ?? utilities.getEnvBoolean("CLOUDPLATFORM_INSECURE")).apply(JSON.stringify);
             resourceInputs["workspaceId"] = (args?.workspaceId) ?? utilities.getEnv("CLOUDPLATFORM_WORKSPACE_ID");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -55,6 +56,10 @@ export interface ProviderArgs {
      * Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
      */
     baseUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+     */
+    insecure?: pulumi.Input<boolean | undefined>;
     /**
      * Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
      */

@@ -34,7 +34,7 @@ function mocked(key = emu.apiKey) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const pool = agent.get("http://api.test");
-  const client = new CloudPlatformClient({ apiKey: key, baseUrl: "http://api.test", dispatcher: agent, retry: NO_RETRY });
+  const client = new CloudPlatformClient({ apiKey: key, baseUrl: "http://api.test", insecure: true, dispatcher: agent, retry: NO_RETRY });
   return { agent, pool, client };
 }
 const JSON_HEADERS = { "content-type": "application/json" };

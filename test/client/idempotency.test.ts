@@ -167,7 +167,7 @@ describe("replayed upserts", () => {
     };
     pool.intercept({ path: "/v1/services/s/secret-files", method: "PUT" }).reply(reply(true));
     pool.intercept({ path: "/v1/services/s/secret-files", method: "PUT" }).reply(reply(false));
-    const api = new CloudPlatformClient({ apiKey: `svc_live_${"k".repeat(40)}`, baseUrl: "http://api.test", dispatcher: agent });
+    const api = new CloudPlatformClient({ apiKey: `svc_live_${"k".repeat(40)}`, baseUrl: "http://api.test", insecure: true, dispatcher: agent });
     const res = await inOperation({ identity: ID }, () =>
       api.request("PUT", "/v1/services/s/secret-files", { body: { path: "/a", content: "x" }, idempotencyKey: true }));
     expect(res.replayed).toBe(false);

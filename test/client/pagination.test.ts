@@ -88,7 +88,7 @@ describe("page shapes (MockAgent)", () => {
   beforeEach(() => {
     agent = new MockAgent();
     agent.disableNetConnect();
-    client = new CloudPlatformClient({ apiKey: emu.apiKey, baseUrl: "http://api.test", dispatcher: agent, retry: { maxRetries: 0 } });
+    client = new CloudPlatformClient({ apiKey: emu.apiKey, baseUrl: "http://api.test", insecure: true, dispatcher: agent, retry: { maxRetries: 0 } });
   });
   afterEach(async () => {
     agent.assertNoPendingInterceptors();

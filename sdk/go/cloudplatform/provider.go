@@ -28,6 +28,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.BaseUrl = pulumi.StringPtr(d.(string))
 		}
 	}
+	if args.Insecure == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "CLOUDPLATFORM_INSECURE"); d != nil {
+			args.Insecure = pulumi.BoolPtr(d.(bool))
+		}
+	}
 	if args.WorkspaceId == nil {
 		if d := internal.GetEnvOrDefault(nil, nil, "CLOUDPLATFORM_WORKSPACE_ID"); d != nil {
 			args.WorkspaceId = pulumi.StringPtr(d.(string))
@@ -50,6 +55,8 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+	Insecure *bool `pulumi:"insecure"`
 	// Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
@@ -60,6 +67,8 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
 	BaseUrl pulumi.StringPtrInput
+	// Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+	Insecure pulumi.BoolPtrInput
 	// Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
 	WorkspaceId pulumi.StringPtrInput
 }

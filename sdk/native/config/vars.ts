@@ -30,6 +30,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+ */
+export declare const insecure: boolean | undefined;
+Object.defineProperty(exports, "insecure", {
+    get() {
+        return __config.getObject<boolean>("insecure") ?? utilities.getEnvBoolean("CLOUDPLATFORM_INSECURE");
+    },
+    enumerable: true,
+});
+
+/**
  * Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
  */
 export declare const workspaceId: string | undefined;

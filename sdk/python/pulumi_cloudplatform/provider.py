@@ -21,12 +21,14 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 insecure: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: API key (svc_live_ workspace key or svc_pat_ platform token). Never stored in plain text.
         :param pulumi.Input[_builtins.str] base_url: Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
+        :param pulumi.Input[_builtins.bool] insecure: Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
         """
         if api_key is not None:
@@ -35,6 +37,10 @@ class ProviderArgs:
             base_url = _utilities.get_env('CLOUDPLATFORM_BASE_URL')
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if insecure is None:
+            insecure = _utilities.get_env_bool('CLOUDPLATFORM_INSECURE')
+        if insecure is not None:
+            pulumi.set(__self__, "insecure", insecure)
         if workspace_id is None:
             workspace_id = _utilities.get_env('CLOUDPLATFORM_WORKSPACE_ID')
         if workspace_id is not None:
@@ -65,6 +71,18 @@ class ProviderArgs:
         pulumi.set(self, "base_url", value)
 
     @_builtins.property
+    @pulumi.getter
+    def insecure(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+        """
+        return pulumi.get(self, "insecure")
+
+    @insecure.setter
+    def insecure(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "insecure", value)
+
+    @_builtins.property
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -85,6 +103,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 insecure: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -94,6 +113,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: API key (svc_live_ workspace key or svc_pat_ platform token). Never stored in plain text.
         :param pulumi.Input[_builtins.str] base_url: Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
+        :param pulumi.Input[_builtins.bool] insecure: Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
         """
         ...
@@ -122,6 +142,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 insecure: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -136,6 +157,9 @@ class Provider(pulumi.ProviderResource):
             if base_url is None:
                 base_url = _utilities.get_env('CLOUDPLATFORM_BASE_URL')
             __props__.__dict__["base_url"] = base_url
+            if insecure is None:
+                insecure = _utilities.get_env_bool('CLOUDPLATFORM_INSECURE')
+            __props__.__dict__["insecure"] = pulumi.Output.from_input(insecure).apply(pulumi.runtime.to_json) if insecure is not None else None
             if workspace_id is None:
                 workspace_id = _utilities.get_env('CLOUDPLATFORM_WORKSPACE_ID')
             __props__.__dict__["workspace_id"] = workspace_id

@@ -37,6 +37,19 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
+// Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+func GetInsecure(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "cloudplatform:insecure")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "CLOUDPLATFORM_INSECURE"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
 // Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
 func GetWorkspaceId(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "cloudplatform:workspaceId")

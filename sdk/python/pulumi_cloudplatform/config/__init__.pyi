@@ -24,6 +24,11 @@ baseUrl: Optional[str]
 Base address of the platform API, e.g. http://127.0.0.1:4510 for the emulator.
 """
 
+insecure: Optional[bool]
+"""
+Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+"""
+
 workspaceId: Optional[str]
 """
 Workspace for resources that do not name one. Defaults to the only workspace the key reaches.

@@ -35,6 +35,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl') or _utilities.get_env('CLOUDPLATFORM_BASE_URL')
 
     @_builtins.property
+    def insecure(self) -> Optional[bool]:
+        """
+        Allow plain http:// to a baseUrl that is not loopback. The API key then crosses the network in clear text; off by default.
+        """
+        return __config__.get_bool('insecure') or _utilities.get_env_bool('CLOUDPLATFORM_INSECURE')
+
+    @_builtins.property
     def workspace_id(self) -> Optional[str]:
         """
         Workspace for resources that do not name one. Defaults to the only workspace the key reaches.
