@@ -8,7 +8,6 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Principal } from "../auth";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { CodedError, conflict, notFound, PlatformError } from "../errors";
 import { newId } from "../store";
@@ -44,13 +43,11 @@ export const restores = (emu: Emu) => emu.store.table<RestoreRow>("databaseResto
 const dumpsDir = (emu: Emu) => path.join(dataDir(emu), "backups");
 const dumpFile = (emu: Emu, id: string) => path.join(dumpsDir(emu), `${id}.sql`);
 
-extendControl((_app, emu) => {
-  emu.on("reset", () => {
-    const dir = existingDataDir(emu);
-    if (dir) void rm(path.join(dir, "backups"), { recursive: true, force: true });
-  });
-  emu.on("service.deleted", (svc: Service) => deleteBackupsOf(emu, svc.id));
-});
+/** A reset forgets the dumps of every backup (cascades.ts). */
+export function forgetDumps(emu: Emu): void {
+  const dir = existingDataDir(emu);
+  if (dir) void rm(path.join(dir, "backups"), { recursive: true, force: true });
+}
 
 /** Written whole or not at all: a crash mid-write leaves no torn dump under the backup's name. */
 async function writeDump(emu: Emu, id: string, sql: string): Promise<void> {
