@@ -1,5 +1,5 @@
 // Project and environment endpoints (infrastructure routes §4.2).
-import { V1Environment, V1Project } from "../projects";
+import { V1Environment, V1Project, V1Workspace } from "../projects";
 import { type Client, type CreateOptions, seg } from "./endpoint";
 
 export interface ProjectCreateBody { name: string; displayName?: string; description?: string; region?: string }
@@ -7,6 +7,11 @@ export interface ProjectCreateBody { name: string; displayName?: string; descrip
 export interface ProjectPatchBody { name?: string; displayName?: string | null; description?: string | null }
 
 const project = (id: string) => `/v1/projects/${seg(id)}`;
+
+export const workspaceApi = {
+  /** The workspaces the key reaches. */
+  list: (c: Client) => c.list("/v1/workspaces", { item: V1Workspace }),
+};
 
 export const projectApi = {
   get: (c: Client, id: string) => c.get(project(id), { schema: V1Project }),
