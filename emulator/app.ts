@@ -6,12 +6,11 @@ import { authenticate, SCOPES } from "./auth";
 import type { Emu } from "./emu";
 import { PlatformError, tooManyRequests } from "./errors";
 import type { AnyRouteDef, Ctx } from "./http";
-import { idempotencyKey, withIdempotency } from "./idempotency";
-import { controlRoutes } from "./control";
-import { allRoutes } from "./routes";
-import { GRAPHQL_PATH, graphqlRefusal, registerGraphql } from "./graphql";
-import { s3AccessKeyIdOf, s3Routes } from "./s3/routes";
-import { DASHBOARD_PREFIX, dashboardRoutes } from "./dashboard/routes";
+import { idempotencyKey, replyOnce } from "./idempotency";
+import { GRAPHQL_PATH, graphqlRefusal } from "./graphql";
+import { s3AccessKeyIdOf } from "./s3/routes";
+import { DASHBOARD_PREFIX } from "./dashboard/routes";
+import { registerSurfaces } from "./routes/surfaces";
 import { type GuardOptions, installGuard } from "./guard";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -108,11 +107,7 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
     sendError(emu, req, reply, new PlatformError(404, `Route ${req.method} ${req.url.split("?")[0]} not found`)),
   );
 
-  for (const def of allRoutes) register(app, emu, def);
-  registerGraphql(app, emu);
-  s3Routes(app, emu);
-  controlRoutes(app, emu);
-  dashboardRoutes(app, emu);
+  registerSurfaces(app, emu, (def) => register(app, emu, def));
   return app;
 }
 
@@ -138,10 +133,7 @@ function register(app: FastifyInstance, emu: Emu, def: AnyRouteDef): void {
       };
       const key = def.idempotent ? idempotencyKey(headers) : undefined;
       const run = async () => def.handler(ctx);
-      const { reply: out, replayed } = key
-        ? await withIdempotency(emu, `${principal.key.id} ${def.method} ${req.url.split("?")[0]}`, key, req.body, run)
-        : { reply: await run(), replayed: false };
-      if (replayed) reply.header("idempotent-replayed", "true");
+      const out = key ? await replyOnce(emu, `${principal.key.id} ${def.method} ${req.url.split("?")[0]}`, key, req.body, run) : await run();
 
       // "Commit, then drop the connection": the change is stored, the caller never hears of it.
       if (emu.faults.take("drop", req.method, req.url.split("?")[0])) {

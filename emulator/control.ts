@@ -8,6 +8,7 @@ import type { Emu } from "./emu";
 import { badRequest, PlatformError } from "./errors";
 import { FAULT_METHODS, regexProblem } from "./faults";
 import { parse } from "./http";
+import { resetCascade } from "./models/cascades";
 import { IDENTITY_TABLES } from "./seed-tables";
 
 /** A control route: its body and query schemas (none when absent) and a handler over the parsed input. */
@@ -97,7 +98,7 @@ const timeSchema = z.strictObject({
   reset: z.boolean().optional(),
 }).refine((t) => t.advanceMs !== undefined || t.now !== undefined || t.reset !== undefined, "give advanceMs, now or reset (GET /_emulator/time reads the clock)");
 
-/** Extra control routes that feature modules (public DNS, lifecycles) contribute. */
+/** Control routes a module outside the route table adds (storage objects); feature models' own are in routes/control/. */
 export type ControlExtension = (app: FastifyInstance, emu: Emu) => void;
 const extensions: ControlExtension[] = [];
 export function extendControl(ext: ControlExtension): void {
@@ -158,6 +159,7 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
       emu.rateLimit.set(undefined);
       emu.counters.clear();
       emu.clock.reset();
+      resetCascade(emu);
       emu.emit("reset", undefined);
       emu.log({ kind: "state", msg: "reset: everything users created is forgotten" });
     },

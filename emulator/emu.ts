@@ -81,7 +81,7 @@ export class Emu {
     return this.clock.iso();
   }
 
-  /** Cascades between models (a deleted environment takes its services with it) go through events. */
+  /** The emulator's own events (reset, close) for parts that keep state outside the store; cascades between models are in models/cascades.ts. */
   on(event: string, fn: Listener): void {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
   }

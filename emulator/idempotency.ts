@@ -62,3 +62,9 @@ export async function withIdempotency(
     throw err;
   }
 }
+
+/** `withIdempotency` as a reply: a replay carries the header `idempotent-replayed: true`. */
+export async function replyOnce(emu: Emu, scope: string, key: string, body: unknown, act: () => Promise<Reply>): Promise<Reply> {
+  const { reply, replayed } = await withIdempotency(emu, scope, key, body, act);
+  return replayed ? { ...reply, headers: { ...reply.headers, "idempotent-replayed": "true" } } : reply;
+}

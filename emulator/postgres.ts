@@ -49,7 +49,6 @@ function registry(emu: Emu): Databases {
     const d: Databases = { listeners: new Map(), inflight: new Set() };
     registries.set(emu, (r = d));
     emu.on("reset", () => void resetDatabases(emu));
-    emu.on("service.deleted", (svc: Service) => void closeDatabase(emu, svc));
     addReadiness(emu, "databases", () => readinessParts(emu, d));
   }
   return r;

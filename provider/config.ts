@@ -1,6 +1,7 @@
 // Provider configuration: `cloudplatform:*` stack config first, then CLOUDPLATFORM_* environment
 // variables. The key is read where it is used and is never returned, logged or stored.
 import { CloudPlatformClient, ConfigurationError, type ClientOptions } from "./client";
+import { workspaceApi } from "./api/endpoints/projects";
 import type { Context } from "./resources/framework";
 
 export interface ProviderConfig {
@@ -39,11 +40,6 @@ export function resolveConfig(get: (key: string) => string | undefined, env: Nod
   return { apiKey: pick("apiKey"), baseUrl: pick("baseUrl"), workspaceId: pick("workspaceId"), ...(insecure === undefined ? {} : { insecure }) };
 }
 
-interface Workspace {
-  id: string;
-  name: string;
-}
-
 /** Builds the context handlers run in. The client and the workspace lookup are made once, on first use. */
 export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions> = {}, log: (m: string) => void = () => {}): Context {
   let client: CloudPlatformClient | undefined;
@@ -72,7 +68,7 @@ export function makeContext(config: ProviderConfig, extra: Partial<ClientOptions
     workspaceId() {
       workspace ??= config.workspaceId
         ? Promise.resolve(config.workspaceId)
-        : Promise.resolve().then(() => getClient().list<Workspace>("/v1/workspaces")).then((all) => {
+        : Promise.resolve().then(() => workspaceApi.list(getClient())).then((all) => {
             if (all.length === 1) return all[0].id;
             if (all.length === 0) throw new ConfigurationError("The API key reaches no workspace; check the key, or set cloudplatform:workspaceId");
             const names = all.map((w) => `${w.name} (${w.id})`).join(", ");

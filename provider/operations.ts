@@ -4,6 +4,7 @@
 import { inOperation, type OperationScope } from "./client";
 import { makeContext, type ProviderConfig } from "./config";
 import { Redactor, secretStrings } from "./redact";
+import { parseImportId } from "./importId";
 import {
   type CheckContext, type CheckResult, type Context, type DiffResult, isImport, keptByUpdate, previewUpdate, ResourceInitError, type ResourceDefinition,
 } from "./resources/framework";
@@ -161,14 +162,13 @@ export class Operations {
  * program that declares them as they are previews no change). cloudplatform-adopt leaves a
  * Service's secret env vars and files out this way, for the program to read them from config: the
  * import file's `properties` list, meant for this, does not filter inputs in this CLI release.
+ * The suffix is read by importId.ts, which cloudplatform-adopt writes it with.
  */
 function importOptions(def: ResourceDefinition, id: string): { bare: string; omit: string[] } {
-  const at = id.lastIndexOf("?omit=");
-  if (at < 0) return { bare: id, omit: [] };
-  const omit = id.slice(at + "?omit=".length).split(",").filter(Boolean);
-  const unknown = omit.filter((k) => !(k in def.inputs.shape));
+  const parsed = parseImportId(id);
+  const unknown = parsed.omit.filter((k) => !(k in def.inputs.shape));
   if (unknown.length) throw new Error(`import id '${id}': ?omit= names ${unknown.join(", ")}, not an input of ${def.token.split(":")[2]}`);
-  return { bare: id.slice(0, at), omit };
+  return parsed;
 }
 
 /** Runs `fn`; whatever it throws leaves with keys and secret values redacted, keeping its kind. */

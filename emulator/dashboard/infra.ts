@@ -10,9 +10,10 @@ import { findRun, materialise, runLogs, runsOf, runView } from "../models/cron";
 import {
   type Environment, environmentKind, environmentsOf, environmentView, findEnvironment, findProject, listProjects, type Project, projectView,
 } from "../models/projects";
-import {
-  connectionView, envVarsOf, envVarView, isDatabase, secretFilesOf, type Service, services, servicesIn, serviceView,
-} from "../models/services";
+import { envVarView } from "../models/service-env";
+import { connectionView } from "../models/service-links";
+import { serviceView } from "../models/service-views";
+import { envVarsOf, isDatabase, secretFilesOf, type Service, services, servicesIn } from "../models/services";
 import { siteView } from "../models/static-sites";
 import { serviceRef, workspaceOf } from "./lookup";
 

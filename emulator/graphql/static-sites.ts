@@ -4,7 +4,8 @@
 import { SCOPES } from "../auth";
 import { parse } from "../http";
 import { acceptedDeployView } from "../models/deploys";
-import { acceptedServiceView, getService } from "../models/services";
+import { acceptedServiceView } from "../models/service-views";
+import { getService } from "../models/services";
 import { deploySite, publishSite, publishSiteBody, reserveUpload, reserveUploadBody, staticDeployBody } from "../models/static-sites";
 import { operation, type GraphQLArea } from "./operation";
 

@@ -8,7 +8,6 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { mkdirSync, readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import type { Principal } from "../auth";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { CodedError, conflict, notFound, PlatformError } from "../errors";
 import { newId } from "../store";
@@ -44,16 +43,11 @@ export const restores = (emu: Emu) => emu.store.table<RestoreRow>("databaseResto
 const dumpsDir = (emu: Emu) => path.join(dataDir(emu), "backups");
 const dumpFile = (emu: Emu, id: string) => path.join(dumpsDir(emu), `${id}.sql`);
 
-extendControl((_app, emu) => {
-  emu.on("reset", () => forgetDumps(emu));
-  emu.on("service.deleted", (svc: Service) => deleteBackupsOf(emu, svc.id));
-});
-
 const FORGOTTEN = "backups.forgotten-";
 
 /**
- * Reset forgets every dump. The folder is renamed away before the reset answers, then removed in
- * the background: a backup taken right after the reset writes into a new folder, never into one
+ * A reset forgets every dump (cascades.ts). The folder is renamed away before the reset answers,
+ * then removed in the background: a backup taken right after the reset writes into a new folder, never into one
  * being deleted. Folders a crash left half removed go with the next reset.
  */
 export function forgetDumps(emu: Emu): void {

@@ -4,7 +4,6 @@
 // turns ACTIVE, or one that is detached, starts a SYSTEM redeploy of its service.
 import { z } from "zod";
 import type { Principal } from "../auth";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
@@ -195,9 +194,7 @@ export const customDomainView = (emu: Emu, d: CustomDomain) => ({
   createdAt: d.createdAt,
 });
 
-// ---- cascades ----
-extendControl((_app, emu) => {
-  emu.on("service.deleting", (svc: Service) => {
-    for (const d of customDomainsOf(emu, svc.id)) domains(emu).delete(d.id);
-  });
-});
+/** A service's custom domains go with it (cascades.ts). */
+export function deleteCustomDomainsOf(emu: Emu, serviceId: string): void {
+  for (const d of customDomainsOf(emu, serviceId)) domains(emu).delete(d.id);
+}

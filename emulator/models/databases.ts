@@ -1,9 +1,9 @@
 // The database console (infrastructure routes §2.5, §4.6): tables, columns, objects, statements
 // and exports of a POSTGRES service's real database. Exports are held in memory and served from a
-// short-lived presigned URL on the emulator itself: GET {baseUrl}/_exports/{id}?expires=&signature=.
+// short-lived presigned URL on the emulator itself: GET {baseUrl}/_exports/{id}?expires=&signature=
+// (routes/public/exports.ts).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, forbidden, notFound, PlatformError } from "../errors";
 import { baseUrlOf } from "../loopback";
@@ -48,7 +48,7 @@ export async function findTable(db: Sql, t: TableRef): Promise<number> {
 }
 
 // ---- exports ----
-interface StoredExport { content: Buffer; filename: string; contentType: string; expiresAtMs: number }
+export interface StoredExport { content: Buffer; filename: string; contentType: string; expiresAtMs: number }
 const exportsOf = new WeakMap<Emu, { secret: Buffer; files: Map<string, StoredExport> }>();
 function exportStore(emu: Emu) {
   let s = exportsOf.get(emu);
@@ -97,24 +97,18 @@ export async function exportTable(emu: Emu, svc: Service, name: string, body: z.
   return publish(emu, Buffer.from(content, "utf8"), `${base}.${kind[0]}`, format, kind[1]);
 }
 
-extendControl((app, emu) => {
-  emu.on("reset", () => exportStore(emu).files.clear());
-  // The presigned download: no key, the signature is the credential; it expires on the emulator clock.
-  app.get("/_exports/:id", async (req, reply) => {
-    const { id } = req.params as { id: string };
-    const q = req.query as { expires?: string; signature?: string };
-    const store = exportStore(emu);
-    const expires = Number(q.expires);
-    const want = Buffer.from(sign(store.secret, id, expires));
-    const got = Buffer.from(String(q.signature ?? ""));
-    const fail = (e: ReturnType<typeof forbidden>) => reply.code(e.statusCode).send(e.body());
-    if (!Number.isFinite(expires) || got.length !== want.length || !timingSafeEqual(got, want)) return fail(forbidden("The signature of this download URL is not valid"));
-    if (expires <= emu.clock.now()) return fail(forbidden("This download URL has expired; export again"));
-    const file = store.files.get(id);
-    if (!file) return reply.code(404).send(notFound("Export", id).body());
-    return reply
-      .type(file.contentType)
-      .header("content-disposition", `attachment; filename="${file.filename}"`)
-      .send(file.content);
-  });
-});
+/** A reset forgets the exports held (cascades.ts). */
+export const forgetExports = (emu: Emu) => exportStore(emu).files.clear();
+
+/** The presigned download: no key, the signature is the credential; it expires on the emulator clock. */
+export function openExport(emu: Emu, id: string, q: { expires?: string; signature?: string }): StoredExport {
+  const store = exportStore(emu);
+  const expires = Number(q.expires);
+  const want = Buffer.from(sign(store.secret, id, expires));
+  const got = Buffer.from(String(q.signature ?? ""));
+  if (!Number.isFinite(expires) || got.length !== want.length || !timingSafeEqual(got, want)) throw forbidden("The signature of this download URL is not valid");
+  if (expires <= emu.clock.now()) throw forbidden("This download URL has expired; export again");
+  const file = store.files.get(id);
+  if (!file) throw notFound("Export", id);
+  return file;
+}

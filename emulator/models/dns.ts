@@ -111,12 +111,6 @@ export function verifyZone(emu: Emu, zone: DnsZone): DnsZone {
   return zones(emu).update(zone.id, { published: true, publishedAt: now, verifiedAt: now, verificationMethod: method, lastError: null, updatedAt: now });
 }
 
-export function deleteZone(emu: Emu, zone: DnsZone): void {
-  for (const r of recordsOf(emu, zone.id)) records(emu).delete(r.id);
-  zones(emu).delete(zone.id);
-  emu.emit("dnsZone.deleted", zone);
-}
-
 // ---- records ----
 export const recordsOf = (emu: Emu, zoneId: string) =>
   records(emu).where((r) => r.zoneId === zoneId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -2,7 +2,6 @@
 // its full content, so an app's own tests can assert what it sent. Also clears the outbox and the
 // suppressions a test's sends left behind (complaint suppressions cannot be deleted through the API).
 import { z } from "zod";
-import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { type EmailRecord, records, recordView, sends, timeBound } from "./emails";
 
@@ -20,7 +19,7 @@ export function outboxView(emu: Emu, r: EmailRecord) {
   };
 }
 
-const outboxQuery = z.strictObject({
+export const outboxQuery = z.strictObject({
   to: z.string().optional(),
   since: z.string().optional(),
   workspaceId: z.string().optional(),
@@ -40,20 +39,8 @@ export function outbox(emu: Emu, q: z.infer<typeof outboxQuery>) {
   return { data };
 }
 
-extendControl((app, emu) => {
-  controlRoute(app, { method: "GET", url: "/_emulator/mail/outbox", query: outboxQuery, handler: ({ query }) => outbox(emu, query) });
-  controlRoute(app, {
-    method: "DELETE", url: "/_emulator/mail/outbox",
-    handler: () => {
-      for (const r of records(emu).all()) records(emu).delete(r.id);
-      for (const s of sends(emu).all()) sends(emu).delete(s.id);
-    },
-  });
-  controlRoute(app, {
-    method: "DELETE", url: "/_emulator/mail/suppressions",
-    handler: () => {
-      const table = emu.store.table<{ id: string }>("mailSuppressions");
-      for (const s of table.all()) table.delete(s.id);
-    },
-  });
-});
+/** Forgets every message sent, sandbox or not. */
+export function clearOutbox(emu: Emu): void {
+  for (const r of records(emu).all()) records(emu).delete(r.id);
+  for (const s of sends(emu).all()) sends(emu).delete(s.id);
+}

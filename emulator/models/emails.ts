@@ -4,11 +4,9 @@
 // at read time; a sandbox key's record holds its simulated outcome from the start and is never billed.
 import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
-import { badRequest, forbidden, notFound, PlatformError } from "../errors";
-import { accepted, type Reply } from "../http";
-import { withIdempotency } from "../idempotency";
+import { badRequest, forbidden, notFound } from "../errors";
 import { newId } from "../store";
-import { bodyIdempotencyKey, domainOf, formatAddress, localPartOf, type Message, parseMessage } from "./email-message";
+import { domainOf, formatAddress, localPartOf, type Message } from "./email-message";
 import { DEFAULT_PAGE, MAX_BATCH, MAX_PAGE, type SentToday } from "./email-limits";
 import { addSuppression, domainsOf, type MailDomain, quotaDay, suppressionsOf } from "./mail";
 import { speedMs } from "./services";
@@ -164,39 +162,19 @@ function logSend(emu: Emu, send: EmailSend, written: EmailRecord[]): void {
   }
 }
 
-const withoutKey = (body: unknown) => {
+/** The body an idempotency key is checked against: without the key it may carry itself. */
+export const withoutIdempotencyKey = (body: unknown) => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   const { idempotency_key: _ignored, ...rest } = body as Record<string, unknown>;
   return rest;
 };
 
-/** A send with its idempotency key (the header wins over the body's); a retry replays the first reply. */
-export async function sendOnce(emu: Emu, who: Principal, ws: Workspace, body: unknown, headerKey: string | undefined): Promise<Reply> {
-  const key = headerKey ?? bodyIdempotencyKey(body);
-  const act = async () => accepted(sendEmail(emu, who, ws, parseMessage(body)));
-  if (!key) return act();
-  const { reply, replayed } = await withIdempotency(emu, `${who.key.id} POST /v1/emails`, key, withoutKey(body), act);
-  return replayed ? { ...reply, headers: { "idempotent-replayed": "true" } } : reply;
-}
-
-/** Not atomic: one `{id, status}` or `{error: {statusCode, message, error}}` per message, in order. */
-export async function sendBatch(emu: Emu, who: Principal, ws: Workspace, body: unknown): Promise<unknown[]> {
+/** The messages of a batch (POST /v1/emails/batch): a non-empty array of at most MAX_BATCH. */
+export function batchMessages(body: unknown): unknown[] {
   if (!Array.isArray(body)) throw badRequest("body: must be a JSON array of messages");
   if (body.length === 0) throw badRequest("body: a batch needs at least one message");
   if (body.length > MAX_BATCH) throw badRequest(`body: a batch holds at most ${MAX_BATCH} messages; this one has ${body.length}`);
-  const out: unknown[] = [];
-  for (const item of body) {
-    try {
-      const r = await sendOnce(emu, who, ws, item, undefined);
-      const b = r.body as { id: string; status: string; sandbox: boolean; rejected?: unknown };
-      // Each item says what a single send says, sandbox included (conventions §4.3 rule 4).
-      out.push(r.status < 300 ? { id: b.id, status: b.status, sandbox: b.sandbox, ...(b.rejected ? { rejected: b.rejected } : {}) } : { error: r.body });
-    } catch (err) {
-      if (!(err instanceof PlatformError)) throw err;
-      out.push({ error: err.body() });
-    }
-  }
-  return out;
+  return body;
 }
 
 // ---- read ----

@@ -4,7 +4,6 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiKey, Principal, Workspace } from "../auth";
-import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
@@ -349,21 +348,7 @@ export const mailKeyView = (k: ApiKey) => ({
   revokedAt: k.revokedAt,
 });
 
-// ---- control API: a suppression of any reason (complaints cannot be made through the API) ----
-const controlSuppression = z.strictObject({
-  address: z.email({ error: "must be an email address" }),
-  reason: z.enum(["manual", "unsubscribe", "bounce", "complaint"], { error: "must be manual, unsubscribe, bounce or complaint" }).default("complaint"),
-  workspaceId: z.string({ error: "must be a workspace id" }).optional(),
-});
-
-extendControl((app, emu) => {
-  controlRoute(app, {
-    method: "POST", url: "/_emulator/mail/suppressions", body: controlSuppression, status: 201,
-    handler: ({ body }) => {
-      const seeded = emu.store.table<{ id: string; value: { workspaceId: string } }>("seed").get("seed")?.value.workspaceId;
-      const ws = emu.store.table<Workspace>("workspaces").get(body.workspaceId ?? seeded ?? "");
-      if (!ws) throw notFound("Workspace", body.workspaceId ?? "(seeded)");
-      return suppressionView(addSuppression(emu, ws, body.address, body.reason));
-    },
-  });
-});
+/** Forgets every suppression of every workspace (the control API; complaints cannot be deleted through the API). */
+export function clearSuppressions(emu: Emu): void {
+  for (const s of suppressions(emu).all()) suppressions(emu).delete(s.id);
+}

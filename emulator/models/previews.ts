@@ -4,13 +4,13 @@
 // Closing tears the environment down and keeps the record, CLOSED.
 import { z } from "zod";
 import type { Principal } from "../auth";
-import { controlRoute, extendControl } from "../control";
 import type { Emu } from "../emu";
 import { conflict, notFound } from "../errors";
 import { newId } from "../store";
 import { deploysOf, deployStatus } from "./deploys";
-import { deleteEnvironment, type Environment, type Project } from "./projects";
-import { createService, type CreateServiceBody, type Service, serviceUrl, services, speedMs } from "./services";
+import type { Environment, Project } from "./projects";
+import type { CreateServiceBody } from "./service-bodies";
+import { createService, type Service, serviceUrl, services, speedMs } from "./services";
 
 export interface Preview {
   id: string;
@@ -36,7 +36,7 @@ const ENV_ONLY_MS = 5_000;
 const previews = (emu: Emu) => emu.store.table<Preview>("previews");
 
 export const previewsEnabledBody = z.object({ enabled: z.boolean({ error: "must be a boolean" }) });
-const openBody = z.strictObject({
+export const openBody = z.strictObject({
   serviceId: z.string().min(1, "must be a service id"),
   prNumber: z.number().int("must be an integer").min(1, "must be a positive integer"),
   headRef: z.string().min(1, "must be a branch name"),
@@ -58,10 +58,9 @@ export const previewsOf = (emu: Emu, serviceId: string) =>
   previews(emu).where((p) => p.sourceServiceId === serviceId).sort((a, b) => b.createdAtMs - a.createdAtMs || b.prNumber - a.prNumber);
 
 // ---- enable, open, close ----
-/** Turning previews off closes the open ones. */
-export function setPreviewsEnabled(emu: Emu, svc: Service, enabled: boolean): void {
+/** Turning previews on or off; turning them off closes the open ones (cascades.ts). */
+export function setPreviewsFlag(emu: Emu, svc: Service, enabled: boolean): void {
   services(emu).update(svc.id, { previewsEnabled: enabled, updatedAt: emu.now() });
-  if (!enabled) for (const p of previewsOf(emu, svc.id)) if (!p.closedAt) closePreview(emu, p);
 }
 
 export function openPreview(emu: Emu, input: z.infer<typeof openBody>): Preview {
@@ -99,13 +98,15 @@ function copyBody(svc: Service, headRef: string): CreateServiceBody {
 
 const repoOf = (gitUrl: string | null) => (gitUrl ? /github\.com\/([^/]+\/[^/.]+)/.exec(gitUrl)?.[1] ?? null : null);
 
-/** Tears the preview environment down now; the record stays, CLOSED. */
-export function closePreview(emu: Emu, p: Preview): Preview {
-  if (p.closedAt) return p;
-  const env = p.environmentId ? emu.store.table<Environment>("environments").get(p.environmentId) : undefined;
-  if (env) deleteEnvironment(emu, env);
+/** Marks the preview CLOSED (cascades.ts tears its environment down first); the record stays. */
+export function markClosed(emu: Emu, p: Preview): Preview {
   const now = emu.now();
   return previews(emu).update(p.id, { closedAt: now, updatedAt: now });
+}
+
+/** Forgets a service's preview records (cascades.ts closes them first). */
+export function forgetPreviewsOf(emu: Emu, serviceId: string): void {
+  for (const p of previewsOf(emu, serviceId)) previews(emu).delete(p.id);
 }
 
 // ---- views ----
@@ -152,19 +153,3 @@ export function previewView(emu: Emu, p: Preview) {
     updatedAt: p.updatedAt,
   };
 }
-
-// ---- control API and cascades ----
-extendControl((app, emu) => {
-  controlRoute(app, {
-    method: "POST", url: "/_emulator/previews", body: openBody, status: 201,
-    handler: ({ body }) => openedPreviewView(emu, openPreview(emu, body)),
-  });
-  // A service's previews go with it; a preview copy going with its environment is not a cascade.
-  emu.on("service.deleting", (svc: Service) => {
-    for (const p of previewsOf(emu, svc.id)) {
-      closePreview(emu, p);
-      previews(emu).delete(p.id);
-    }
-  });
-});
-

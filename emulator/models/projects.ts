@@ -49,8 +49,8 @@ export const patchProjectBody = z.object({
 });
 export const createEnvironmentBody = z.object({ name: nameField });
 
-const projects = (emu: Emu) => emu.store.table<Project>("projects");
-const environments = (emu: Emu) => emu.store.table<Environment>("environments");
+export const projects = (emu: Emu) => emu.store.table<Project>("projects");
+export const environments = (emu: Emu) => emu.store.table<Environment>("environments");
 
 export function checkRegion(region: string | undefined): void {
   if (region !== undefined && !findRegion(region)) {
@@ -98,12 +98,6 @@ export function patchProject(emu: Emu, p: Project, input: z.infer<typeof patchPr
   return projects(emu).update(p.id, patch);
 }
 
-export function deleteProject(emu: Emu, p: Project): void {
-  for (const env of environmentsOf(emu, p.id)) deleteEnvironment(emu, env);
-  projects(emu).delete(p.id);
-  emu.emit("project.deleted", p);
-}
-
 export function environmentsOf(emu: Emu, projectId: string): Environment[] {
   return environments(emu).where((e) => e.projectId === projectId);
 }
@@ -122,12 +116,6 @@ export function getEnvironment(emu: Emu, who: Principal, id: string): { env: Env
   const project = env && projects(emu).get(env.projectId);
   if (!env || !project || !who.canSee(project.workspaceId)) throw notFound("Environment", id);
   return { env, project };
-}
-
-export function deleteEnvironment(emu: Emu, env: Environment): void {
-  // Services and other children listen for this and tear themselves down first.
-  emu.emit("environment.deleting", env);
-  environments(emu).delete(env.id);
 }
 
 export function environmentKind(name: string): "DEV" | "UAT" | "PROD" | null {

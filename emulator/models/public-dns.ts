@@ -4,7 +4,6 @@
 // visible only once settings.dnsPropagationMs has passed on the emulator's clock.
 import { z } from "zod";
 import type { Emu } from "../emu";
-import { controlRoute, extendControl } from "../control";
 import { badRequest, notFound } from "../errors";
 import { newId } from "../store";
 import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, takesPriority, txtValue } from "./dns-records";
@@ -207,7 +206,7 @@ function externalProblems(type: string, value: string, priority: number | null |
 }
 
 const priorityField = z.number().int("must be an integer").min(0, "must be between 0 and 65535").max(65_535, "must be between 0 and 65535").nullable().optional();
-const externalBody = z.strictObject({
+export const externalBody = z.strictObject({
   name: domainField(true),
   type: typeField,
   value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"),
@@ -216,15 +215,15 @@ const externalBody = z.strictObject({
 }).superRefine((r, ctx) => {
   for (const [field, message] of externalProblems(r.type, r.value, r.priority)) ctx.addIssue({ code: "custom", path: [field], message });
 });
-const externalPatch = z.strictObject({ value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"), priority: priorityField });
-const externalQuery = z.strictObject({ name: domainField(true).optional(), type: typeField.optional() });
-const resolveQuery = z.strictObject({
+export const externalPatch = z.strictObject({ value: z.string({ error: "must be a string" }).max(4096, "must be at most 4096 characters"), priority: priorityField });
+export const externalQuery = z.strictObject({ name: domainField(true).optional(), type: typeField.optional() });
+export const resolveQuery = z.strictObject({
   name: domainField(true),
   type: typeField.default("A"),
   pending: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
 });
-const delegationBody = z.strictObject({ domain: domainField(false) });
-const propagationBody = z.strictObject({
+export const delegationBody = z.strictObject({ domain: domainField(false) });
+export const propagationBody = z.strictObject({
   dnsPropagationMs: z.number().int("must be an integer").min(0, "must be between 0 and 86400000").max(86_400_000, "must be between 0 and 86400000"),
 });
 
@@ -237,66 +236,47 @@ export function addExternalRecord(emu: Emu, input: z.infer<typeof externalBody>)
   });
 }
 
-extendControl((app, emu) => {
-  const delegations = () => ({ data: [...emu.settings.delegations] });
+/** The domains delegated to the platform (`--delegate`, or added through the control API). */
+export const delegations = (emu: Emu) => ({ data: [...emu.settings.delegations] });
 
-  controlRoute(app, { method: "GET", url: "/_emulator/dns/delegations", handler: delegations });
-  controlRoute(app, {
-    method: "POST", url: "/_emulator/dns/delegations", body: delegationBody,
-    handler: ({ body }) => {
-      const d = norm(body.domain);
-      if (!emu.settings.delegations.map(norm).includes(d)) emu.settings.delegations.push(d);
-      return delegations();
-    },
-  });
-  controlRoute(app, {
-    method: "DELETE", url: "/_emulator/dns/delegations/:domain",
-    handler: ({ params }) => {
-      const d = norm(params.domain);
-      const i = emu.settings.delegations.map(norm).indexOf(d);
-      if (i < 0) throw notFound("Delegation", d);
-      emu.settings.delegations.splice(i, 1);
-    },
-  });
+export function addDelegation(emu: Emu, domain: string) {
+  const d = norm(domain);
+  if (!emu.settings.delegations.map(norm).includes(d)) emu.settings.delegations.push(d);
+  return delegations(emu);
+}
 
-  controlRoute(app, { method: "GET", url: "/_emulator/dns/records", handler: () => ({ data: external(emu).all() }) });
-  controlRoute(app, { method: "POST", url: "/_emulator/dns/records", body: externalBody, handler: ({ body }) => addExternalRecord(emu, body) });
-  controlRoute(app, {
-    method: "PATCH", url: "/_emulator/dns/records/:id", body: externalPatch,
-    handler: ({ body, params }) => {
-      const r = external(emu).get(params.id);
-      if (!r) throw notFound("External DNS record", params.id);
-      const problems = externalProblems(r.type, body.value, body.priority);
-      if (problems.length) throw badRequest(problems.map(([field, problem]) => `${field}: ${problem}`));
-      return external(emu).update(r.id, { value: body.value, priority: body.priority ?? r.priority, updatedAt: emu.now() });
-    },
-  });
-  controlRoute(app, {
-    method: "DELETE", url: "/_emulator/dns/records/:id",
-    handler: ({ params }) => {
-      if (!external(emu).delete(params.id)) throw notFound("External DNS record", params.id);
-    },
-  });
-  /** Without a query, forgets every external record; `?name=&type=` narrows it. */
-  controlRoute(app, {
-    method: "DELETE", url: "/_emulator/dns/records", query: externalQuery,
-    handler: ({ query }) => {
-      const name = query.name === undefined ? undefined : norm(query.name);
-      for (const r of external(emu).where((r) => (!name || r.name === name) && (!query.type || r.type === query.type))) external(emu).delete(r.id);
-    },
-  });
+export function removeDelegation(emu: Emu, domain: string): void {
+  const d = norm(domain);
+  const i = emu.settings.delegations.map(norm).indexOf(d);
+  if (i < 0) throw notFound("Delegation", d);
+  emu.settings.delegations.splice(i, 1);
+}
 
-  controlRoute(app, {
-    method: "GET", url: "/_emulator/dns/resolve", query: resolveQuery,
-    handler: ({ query }) => ({ name: norm(query.name), type: query.type, answers: resolve(emu, query.name, query.type, { includePending: query.pending === "true" }) }),
-  });
+export const externalRecords = (emu: Emu) => external(emu).all();
 
-  controlRoute(app, { method: "GET", url: "/_emulator/dns/propagation", handler: () => ({ dnsPropagationMs: emu.settings.dnsPropagationMs }) });
-  controlRoute(app, {
-    method: "PUT", url: "/_emulator/dns/propagation", body: propagationBody,
-    handler: ({ body }) => {
-      emu.settings.dnsPropagationMs = body.dnsPropagationMs;
-      return { dnsPropagationMs: emu.settings.dnsPropagationMs };
-    },
-  });
-});
+export function patchExternalRecord(emu: Emu, id: string, body: z.infer<typeof externalPatch>): ExternalRecord {
+  const r = external(emu).get(id);
+  if (!r) throw notFound("External DNS record", id);
+  const problems = externalProblems(r.type, body.value, body.priority);
+  if (problems.length) throw badRequest(problems.map(([field, problem]) => `${field}: ${problem}`));
+  return external(emu).update(r.id, { value: body.value, priority: body.priority ?? r.priority, updatedAt: emu.now() });
+}
+
+export function deleteExternalRecord(emu: Emu, id: string): void {
+  if (!external(emu).delete(id)) throw notFound("External DNS record", id);
+}
+
+/** Without a name or type, forgets every external record; either narrows it. */
+export function deleteExternalRecords(emu: Emu, query: z.infer<typeof externalQuery>): void {
+  const name = query.name === undefined ? undefined : norm(query.name);
+  for (const r of external(emu).where((r) => (!name || r.name === name) && (!query.type || r.type === query.type))) external(emu).delete(r.id);
+}
+
+export function resolveView(emu: Emu, query: z.infer<typeof resolveQuery>) {
+  return { name: norm(query.name), type: query.type, answers: resolve(emu, query.name, query.type, { includePending: query.pending === "true" }) };
+}
+
+export function setPropagation(emu: Emu, ms: number) {
+  emu.settings.dnsPropagationMs = ms;
+  return { dnsPropagationMs: emu.settings.dnsPropagationMs };
+}

@@ -1,12 +1,11 @@
 // Static uploads, sites and static deploys (infrastructure routes §2.6, §4.9). An upload is reserved,
 // then its bytes are PUT to a presigned URL the emulator serves itself; publishing it makes a STATIC
 // service whose first deploy carries the content, and a static deploy replaces the content in place.
-// The content of the deploy that is live is served under /_sites/{host label}/.
+// The content of the deploy that is live is served under /_sites/{host label}/ (routes/public/).
 import { randomBytes } from "node:crypto";
 import { unzipSync } from "fflate";
 import { z } from "zod";
 import type { Principal, Workspace } from "../auth";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, conflict, forbidden, notFound, PlatformError } from "../errors";
 import { baseUrlOf } from "../loopback";
@@ -53,7 +52,7 @@ export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_TTL_SECONDS = 900;
 export const STATIC_SITES_PROJECT = "static-sites";
 export const STATIC_SITES_ENVIRONMENT = "production";
-const maxBytes = (emu: Emu) => emu.settings.staticUploadMaxBytes ?? DEFAULT_MAX_BYTES;
+export const maxBytes = (emu: Emu) => emu.settings.staticUploadMaxBytes ?? DEFAULT_MAX_BYTES;
 
 // ---- request bodies ----
 const PATH_RULE = /^[A-Za-z0-9_.~@+\-/ ]{1,255}$/;
@@ -309,40 +308,11 @@ export function serveSite(emu: Emu, label: string, rawPath: string): { status: n
   return { status: 200, contentType: contentTypeOf(hit), body: Buffer.from(content.files[hit], "base64") };
 }
 
-// ---- cascades, and the unauthenticated URLs the emulator serves ----
-extendControl((app, emu) => {
-  emu.on("service.deleted", (svc: Service) => {
-    for (const c of contents(emu).where((x) => x.serviceId === svc.id)) contents(emu).delete(c.id);
-    for (const u of uploads(emu).where((x) => x.publishedTo === svc.id)) uploads(emu).delete(u.id);
-  });
-
-  app.register(async (scope) => {
-    // The presigned PUT takes any body as raw bytes, up to the stated maximum.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBytes(emu) }, (_req, body, done) => done(null, body));
-    // Too large a body names the limit the reservation stated; the app's handler answers the rest.
-    scope.setErrorHandler((err) => {
-      throw (err as { code?: string }).code === "FST_ERR_CTP_BODY_TOO_LARGE" ? new PlatformError(413, `The body is larger than maxBytes (${maxBytes(emu)} bytes)`) : err;
-    });
-    scope.put("/_uploads/:uploadId", { bodyLimit: maxBytes(emu) }, async (req, reply) => {
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const u = completeUpload(emu, (req.params as { uploadId: string }).uploadId, {
-        query: req.query as Record<string, unknown>, headers: req.headers, body,
-      });
-      return reply.code(200).send({ uploadId: u.id, sizeBytes: u.sizeBytes, files: Object.keys(u.files ?? {}).length });
-    });
-  });
-
-  const serve = async (req: { params: unknown }, reply: any) => {
-    const p = req.params as { label: string; "*"?: string };
-    const out = serveSite(emu, p.label, p["*"] ?? "");
-    // A site runs on the emulator's own origin: sandboxed, its scripts cannot read the control API.
-    reply.header("content-security-policy", "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads");
-    return reply.code(out.status).type(out.contentType).send(out.body);
-  };
-  app.get("/_sites/:label", serve);
-  app.get("/_sites/:label/*", serve);
-});
+/** A service's static content and the uploads published to it go with it (cascades.ts). */
+export function deleteStaticContentOf(emu: Emu, serviceId: string): void {
+  for (const c of contents(emu).where((x) => x.serviceId === serviceId)) contents(emu).delete(c.id);
+  for (const u of uploads(emu).where((x) => x.publishedTo === serviceId)) uploads(emu).delete(u.id);
+}
 
 // ---- views ----
 /** Where the emulator serves a site itself, and the files of the deploy that is live (the dashboard). */

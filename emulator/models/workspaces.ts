@@ -4,7 +4,6 @@
 // revokes them, at most 10 an hour.
 import { z } from "zod";
 import { type ApiKey, type Area, type Level, type Member, mintToken, type Principal, type User, type Workspace } from "../auth";
-import { extendControl } from "../control";
 import type { Emu } from "../emu";
 import { badRequest, forbidden, notFound, tooManyRequests } from "../errors";
 import { newId } from "../store";
@@ -148,9 +147,15 @@ export function revokeApiToken(emu: Emu, who: Principal, id: string) {
   return apiTokenView(key);
 }
 
-// Keys issued by sessions are user-made: a reset forgets them, as it forgets everything else users made.
-extendControl((_app, emu) => {
-  emu.on("reset", () => {
-    for (const k of keys(emu).where((k) => k.sessionId !== undefined)) keys(emu).delete(k.id);
-  });
-});
+/** Keys issued by sessions are user-made: a reset forgets them, as it forgets everything else users made. */
+export function forgetSessionKeys(emu: Emu): void {
+  for (const k of keys(emu).where((k) => k.sessionId !== undefined)) keys(emu).delete(k.id);
+}
+
+/** A workspace by id, or the seeded one (the control API's default). */
+export function seededWorkspace(emu: Emu, id: string | undefined): Workspace {
+  const seeded = emu.store.table<{ id: string; value: { workspaceId: string } }>("seed").get("seed")?.value.workspaceId;
+  const ws = emu.store.table<Workspace>("workspaces").get(id ?? seeded ?? "");
+  if (!ws) throw notFound("Workspace", id ?? "(seeded)");
+  return ws;
+}

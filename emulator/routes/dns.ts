@@ -3,9 +3,10 @@ import { z } from "zod";
 import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import { badRequest } from "../errors";
 import {
-  createRecord, createRecordBody, createZone, createZoneBody, deleteRecord, deleteZone, getRecord, getZone, patchRecord,
+  createRecord, createRecordBody, createZone, createZoneBody, deleteRecord, getRecord, getZone, patchRecord,
   patchRecordBody, recordsOf, recordView, verifyZone, zoneFile, zonesOf, zoneView,
 } from "../models/dns";
+import { deleteZone } from "../models/cascades";
 import {
   getRegisteredDomain, ordersOf, patchRegisteredBody, patchRegisteredDomain, registerBody, registerCheckout,
   registeredDomainsOf, renewalCheckout, renewalQuote, search, searchRow,

@@ -1,4 +1,4 @@
-// The URL table: every route the emulator serves, by feature.
+// The REST route table (/v1), by feature; routes/surfaces.ts lists it with every other surface.
 import type { AnyRouteDef } from "../http";
 import { identityRoutes } from "./identity";
 import { projectRoutes } from "./projects";

@@ -1,7 +1,8 @@
 // Pull-request preview routes (infrastructure routes §4.9). Previews are opened by the control
 // route POST /_emulator/previews, as a pull request would open them.
 import { noContent, ok, page, parse, type RouteDef } from "../http";
-import { closePreview, getPreview, previewsEnabledBody, previewsOf, previewView, setPreviewsEnabled } from "../models/previews";
+import { closePreview, setPreviewsEnabled } from "../models/cascades";
+import { getPreview, previewsEnabledBody, previewsOf, previewView } from "../models/previews";
 import { getService } from "../models/services";
 
 export const previewRoutes: RouteDef[] = [

@@ -1,10 +1,11 @@
 // Project and environment routes (infrastructure routes §4.2).
 import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import {
-  createEnvironment, createEnvironmentBody, createProject, createProjectBody, deleteEnvironment, deleteProject,
+  createEnvironment, createEnvironmentBody, createProject, createProjectBody,
   environmentDetailView, environmentsOf, environmentView, getEnvironment, getProject, listProjects, patchProject,
   patchProjectBody, projectView,
 } from "../models/projects";
+import { deleteEnvironment, deleteProject } from "../models/cascades";
 
 export const projectRoutes: RouteDef[] = [
   {

@@ -6,10 +6,14 @@ import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import { badRequest } from "../errors";
 import { getEnvironment } from "../models/projects";
 import { listen } from "../postgres";
+import { detectApps, detectBuild } from "../models/build-detect";
+import { deleteService } from "../models/cascades";
+import { createServiceBody, patchEnvVarsBody, patchServiceBody, secretFileInput } from "../models/service-bodies";
+import { deleteEnvVar, deleteSecretFile, envVarView, patchEnvVars, putSecretFile, secretFileView } from "../models/service-env";
+import { connectionView, relink } from "../models/service-links";
+import { acceptedServiceView, listServices, serviceView } from "../models/service-views";
 import {
-  acceptedServiceView, connectionView, createService, createServiceBody, deleteEnvVar, deleteSecretFile, deleteService, detectApps, detectBuild,
-  envVarsOf, envVarView, getService, listServices, patchEnvVars, patchEnvVarsBody, patchService, patchServiceBody,
-  putSecretFile, relink, secretFileInput, secretFilesOf, secretFileView, services, servicesIn, serviceView, setSuspended,
+  createService, envVarsOf, getService, patchService, secretFilesOf, services, servicesIn, setSuspended,
 } from "../models/services";
 
 const detectQuery = z.object({

@@ -1,10 +1,11 @@
 // Static uploads, sites and static deploys (infrastructure routes §4.9). Reserving an upload and
 // deploying to an existing site take DEPLOYS or PLATFORM_API (conventions §5.4 and the route
-// table); creating a site takes PLATFORM_API. The presigned PUT and the served sites are plain
-// fastify routes registered by the model (no API key: the URL is the credential).
+// table); creating a site takes PLATFORM_API. The presigned PUT and the served sites are in
+// routes/public/ (no API key: the URL is the credential).
 import { accepted, created, parse, type RouteDef } from "../http";
 import { acceptedDeployView } from "../models/deploys";
-import { acceptedServiceView, getService } from "../models/services";
+import { acceptedServiceView } from "../models/service-views";
+import { getService } from "../models/services";
 import {
   deploySite, publishSite, publishSiteBody, reserveUpload, reserveUploadBody, staticDeployBody,
 } from "../models/static-sites";

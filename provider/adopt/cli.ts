@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { V1EnvVar, V1SecretFile } from "../api/services";
+import { ownEnvVars, secretFilesOf } from "../resources/serviceConfig";
 import { resolveConfig, makeContext } from "../config";
 import type { Context } from "../resources/framework";
 import { discover, KINDS, type Kind } from "./discover";
@@ -86,13 +86,8 @@ export async function serviceSecrets(ctx: Context, file: ImportFile): Promise<{ 
   const services: ServiceArgs[] = [];
   const values = new Map<string, { value: string; what: string }>();
   for (const s of servicesToComplete(file)) {
-    const p = `/v1/services/${encodeURIComponent(s.serviceId)}`;
-    const vars = s.inputs.includes("envVars")
-      ? (await ctx.client.list(`${p}/env-vars`, { item: V1EnvVar, query: { limit: 100 } })).filter((v) => !v.linked).sort((a, b) => (a.key < b.key ? -1 : 1))
-      : undefined;
-    const files = s.inputs.includes("secretFiles")
-      ? (await ctx.client.list(`${p}/secret-files`, { item: V1SecretFile, query: { limit: 100 } })).sort((a, b) => (a.path < b.path ? -1 : 1))
-      : undefined;
+    const vars = s.inputs.includes("envVars") ? await ownEnvVars(ctx.client, s.serviceId) : undefined;
+    const files = s.inputs.includes("secretFiles") ? await secretFilesOf(ctx.client, s.serviceId) : undefined;
     const keys = configKeys(s.name, (vars ?? []).filter((v) => v.secret).map((v) => v.key), (files ?? []).map((f) => f.path));
     const args: ServiceArgs = { name: s.name };
     if (vars) {

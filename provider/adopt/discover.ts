@@ -1,11 +1,15 @@
 // Walks a workspace through the API and lists what can be adopted, parents before children, with
 // the import id each resource type takes (docs/reference) and what was left out, and why.
-import { V1DnsRecord, V1DnsZone } from "../api/dns";
-import { V1CustomDomain } from "../api/domains";
-import { MailDomainResponse, V1MailDomain, V1Suppression, type V1MailDomainDetail } from "../api/mail";
-import { V1Environment, V1Project } from "../api/projects";
-import { V1DeployLocation, V1EnvVar, V1SecretFile, V1Service } from "../api/services";
-import { V1StorageBucket } from "../api/storage";
+import type { V1DnsRecord, V1DnsZone } from "../api/dns";
+import type { V1CustomDomain } from "../api/domains";
+import { dnsRecordApi, dnsZoneApi } from "../api/endpoints/dns";
+import { customDomainApi } from "../api/endpoints/domains";
+import { mailDomainApi, suppressionApi } from "../api/endpoints/mail";
+import { environmentApi, projectApi } from "../api/endpoints/projects";
+import { catalogueApi, serviceApi } from "../api/endpoints/services";
+import { bucketApi } from "../api/endpoints/storage";
+import type { V1MailDomainDetail } from "../api/mail";
+import { ownEnvVars, secretFilesOf, secretInputsOf } from "../resources/serviceConfig";
 import type { Context } from "../resources/framework";
 import { normaliseDomain } from "../resources/dnsZone";
 import { normaliseRecord, recordKey } from "../resources/dnsRecordRules";
@@ -54,7 +58,6 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
   const workspaceId = await ctx.workspaceId();
   const wanted = new Set<Kind>(filters.types?.length ? filters.types : filters.projects?.length ? PROJECT_KINDS : KINDS);
   const out: Discovery = { workspaceId, items: [], skipped: [] };
-  const ws = encodeURIComponent(workspaceId);
   const add = (item: Item) => {
     if (wanted.has(item.kind)) out.items.push(item);
   };
@@ -62,7 +65,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
   // ---- projects, environments, services, custom domains ----
   const customDomains: { domain: V1CustomDomain; key: string; parts: string[] }[] = [];
   const projectKinds = PROJECT_KINDS.some((k) => wanted.has(k)) || wanted.has("DnsRecordSet");
-  const projects = projectKinds ? await ctx.client.list(`/v1/workspaces/${ws}/projects`, { item: V1Project }) : [];
+  const projects = projectKinds ? await projectApi.list(ctx.client, workspaceId) : [];
   const picked = projects.filter((p) => !filters.projects?.length || filters.projects.includes(p.name) || filters.projects.includes(p.id));
   for (const name of filters.projects ?? []) {
     if (!projects.some((p) => p.name === name || p.id === name)) throw new Error(`--project ${name}: no project of that name or id in workspace ${workspaceId}`);
@@ -70,7 +73,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
   for (const project of picked) {
     const pKey = `Project:${project.id}`;
     add({ kind: "Project", key: pKey, importId: project.id, parts: [project.name], tiebreak: project.id });
-    const envs = await ctx.client.list(`/v1/projects/${encodeURIComponent(project.id)}/environments`, { item: V1Environment });
+    const envs = await environmentApi.list(ctx.client, project.id);
     for (const env of envs) {
       if (env.isPreview) {
         out.skipped.push(`environment ${project.name}/${env.name}: a pull-request preview, which the platform makes and removes`);
@@ -78,7 +81,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
       }
       const eKey = `Environment:${env.id}`;
       add({ kind: "Environment", key: eKey, importId: env.id, parts: [project.name, env.name], parent: pKey, tiebreak: env.id });
-      const services = await ctx.client.list(`/v1/environments/${encodeURIComponent(env.id)}/services`, { item: V1Service });
+      const services = await serviceApi.listIn(ctx.client, env.id);
       for (const svc of services) {
         const where = `${project.name}/${env.name}/${svc.name}`;
         if (svc.type === "STATIC" && !svc.source.type) {
@@ -90,7 +93,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
           add({ kind: "Service", key: sKey, importId: svc.id, parts: [project.name, env.name, svc.name], parent: eKey, leaveOut: await secretInputs(ctx, svc.id), tiebreak: svc.id });
         }
         const domains = wanted.has("CustomDomain") || wanted.has("DnsRecordSet")
-          ? await ctx.client.list(`/v1/services/${encodeURIComponent(svc.id)}/custom-domains`, { item: V1CustomDomain })
+          ? await customDomainApi.list(ctx.client, svc.id)
           : [];
         for (const d of domains) {
           const key = `CustomDomain:${d.id}`;
@@ -103,18 +106,18 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
 
   // ---- DNS zones, mail domains, their records ----
   const dnsKinds = wanted.has("DnsZone") || wanted.has("DnsRecord") || wanted.has("DnsRecordSet");
-  const zones = dnsKinds ? await ctx.client.list(`/v1/workspaces/${ws}/dns-zones`, { item: V1DnsZone }) : [];
+  const zones = dnsKinds ? await dnsZoneApi.list(ctx.client, workspaceId) : [];
   const mail: V1MailDomainDetail[] = [];
   if (wanted.has("MailDomain") || wanted.has("DnsRecordSet")) {
-    for (const d of await ctx.client.list(`/v1/workspaces/${ws}/mail/domains`, { item: V1MailDomain })) {
-      mail.push(await ctx.client.get(`/v1/workspaces/${ws}/mail/domains/${encodeURIComponent(d.id)}`, { schema: MailDomainResponse }));
+    for (const d of await mailDomainApi.list(ctx.client, workspaceId)) {
+      mail.push(await mailDomainApi.get(ctx.client, workspaceId, d.id));
     }
   }
   for (const z of zones) add({ kind: "DnsZone", key: `DnsZone:${z.id}`, importId: z.id, parts: [z.name], tiebreak: z.id });
   for (const m of mail) add({ kind: "MailDomain", key: `MailDomain:${m.domain.id}`, importId: `${workspaceId}/${m.domain.id}`, parts: [m.domain.name], tiebreak: m.domain.id });
 
   const records = new Map<string, V1DnsRecord[]>();
-  for (const z of zones) records.set(z.id, await ctx.client.list(`/v1/dns-zones/${encodeURIComponent(z.id)}/records`, { item: V1DnsRecord }));
+  for (const z of zones) records.set(z.id, await dnsRecordApi.list(ctx.client, z.id));
   const claimed = new Set<string>();
   /** The zone records matching `wanted` (full names), as one record set of `owner`. */
   const recordSet = (owner: string, parts: string[], wantedRecords: { fqdn: string; type: string; content: string }[]) => {
@@ -150,15 +153,15 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
 
   // ---- suppressions, buckets ----
   if (wanted.has("Suppression")) {
-    for await (const s of ctx.client.paginate("/v1/suppressions", { item: V1Suppression, query: { workspaceId }, pageSize: 100 })) {
+    for await (const s of suppressionApi.each(ctx.client, workspaceId)) {
       add({ kind: "Suppression", key: `Suppression:${s.address}`, importId: `${workspaceId}/${s.address}`, parts: [s.address.split("@")[0], "suppressed"], tiebreak: s.address });
     }
   }
   if (wanted.has("Bucket")) {
-    const regions = await ctx.client.list("/v1/regions", { item: V1DeployLocation });
+    const regions = await catalogueApi.regions(ctx.client);
     const seen = new Set<string>();
     for (const region of regions.map((r) => r.region)) {
-      for (const b of await ctx.client.list(`/v1/workspaces/${ws}/buckets`, { item: V1StorageBucket, query: { region } })) {
+      for (const b of await bucketApi.list(ctx.client, workspaceId, region)) {
         if (seen.has(b.name)) continue;
         seen.add(b.name);
         add({ kind: "Bucket", key: `Bucket:${b.name}`, importId: `${workspaceId}/${b.region ?? region}/${b.name}`, parts: [b.name], tiebreak: b.name });
@@ -175,10 +178,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
 
 /** The Service inputs that hold secrets the API shows: secret variables and secret files. */
 async function secretInputs(ctx: Context, serviceId: string): Promise<string[] | undefined> {
-  const p = `/v1/services/${encodeURIComponent(serviceId)}`;
-  const vars = await ctx.client.list(`${p}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
-  const files = await ctx.client.list(`${p}/secret-files`, { item: V1SecretFile, query: { limit: 100 } });
-  const out = [...(vars.some((v) => v.secret && !v.linked) ? ["envVars"] : []), ...(files.length ? ["secretFiles"] : [])];
+  const out = secretInputsOf(await ownEnvVars(ctx.client, serviceId), await secretFilesOf(ctx.client, serviceId));
   return out.length ? out : undefined;
 }
 

@@ -3,6 +3,7 @@
 // import id ends with `?omit=envVars,secretFiles` (see Operations.read): the import leaves them
 // out of the generated code, and `cloudplatform-adopt secrets` adds them back, read from config.
 import type { Discovery, Kind } from "./discover";
+import { parseImportId, withOmit } from "../importId";
 import { assignNames } from "./names";
 
 export interface ImportEntry {
@@ -19,7 +20,6 @@ export interface ImportFile {
 
 /** Inputs of a Service the secrets step fills in when the import left them out. */
 export const SECRET_INPUTS = ["envVars", "secretFiles"] as const;
-const OMIT = "?omit=";
 
 export function buildImportFile(d: Discovery): ImportFile {
   const names = assignNames(d.items);
@@ -27,7 +27,7 @@ export function buildImportFile(d: Discovery): ImportFile {
   return {
     nameTable: {},
     resources: d.items.map((item, i) => {
-      const id = item.leaveOut?.length ? `${item.importId}${OMIT}${item.leaveOut.join(",")}` : item.importId;
+      const id = withOmit(item.importId, item.leaveOut ?? []);
       const entry: ImportEntry = { type: tokenOf(item.kind), name: names[i], id };
       if (item.parent) entry.parent = nameOf.get(item.parent);
       return entry;
@@ -40,10 +40,10 @@ export const tokenOf = (kind: Kind | string) => `cloudplatform:index:${kind}`;
 /** The Services of an import file whose secret inputs the import left out, with which ones. */
 export function servicesToComplete(file: ImportFile): { name: string; serviceId: string; inputs: string[] }[] {
   return file.resources
-    .filter((r) => r.type === tokenOf("Service") && r.id.includes(OMIT))
+    .filter((r) => r.type === tokenOf("Service"))
     .map((r) => {
-      const [serviceId, omit] = r.id.split(OMIT);
-      return { name: r.name, serviceId, inputs: SECRET_INPUTS.filter((p) => omit.split(",").includes(p)) };
+      const { bare, omit } = parseImportId(r.id);
+      return { name: r.name, serviceId: bare, inputs: SECRET_INPUTS.filter((p) => omit.includes(p)) };
     })
     .filter((s) => s.inputs.length > 0);
 }

@@ -3,7 +3,8 @@
 // logical name plus a random suffix, once, and kept. No route renames a bucket, moves it or changes
 // its visibility, so those replace it; CORS rules and the policy have their own PUT/DELETE routes.
 import { z } from "zod";
-import { CorsResponse, PolicyResponse, type V1CorsRule, V1StorageBucket } from "../api/storage";
+import { bucketApi } from "../api/endpoints/storage";
+import type { V1CorsRule, V1StorageBucket } from "../api/storage";
 import {
   type CheckContext, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
   isImport, isUnknown, ResourceInitError, same, UNKNOWN, workspaceOf,
@@ -98,8 +99,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const b = await ctx.client.create(bucketsPath(workspaceId), { name: inputs.name, ...(inputs.visibility ? { visibility: inputs.visibility } : {}) }, {
-      query: { region: inputs.region }, schema: V1StorageBucket,
+    const b = await bucketApi.create(ctx.client, workspaceId, inputs.region, { name: inputs.name, ...(inputs.visibility ? { visibility: inputs.visibility } : {}) }, {
       own: (made) => made.name, exists: async (made) => !!(await findBucket(ctx, workspaceId, made.name, made.region ?? inputs.region)),
     });
     const region = b.region ?? inputs.region ?? "";
@@ -152,7 +152,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     const who = olds.__identity ?? ctx.identity;
     const force = olds.forceDestroy || (who !== undefined && ctx.declared?.(who)?.forceDestroy === true);
     try {
-      await deleteIgnoringNotFound(() => ctx.client.delete(bucketPath(at), { query: { region: olds.region, force: force ? true : undefined } }));
+      await deleteIgnoringNotFound(() => bucketApi.delete(ctx.client, { ...at, region: olds.region }, force));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       throw new Error(
@@ -183,21 +183,19 @@ type Where = { workspaceId: string; region: string; name: string };
 async function applyCors(ctx: Context, b: Where, olds: CorsRule[] | null | undefined, news: CorsRule[] | undefined): Promise<CorsRule[] | null> {
   if (news === undefined) return olds ?? null;
   if (olds && JSON.stringify(olds) === JSON.stringify(news)) return news;
-  if (news.length === 0) await ctx.client.delete(`${bucketPath(b)}/cors`, { query: { region: b.region } });
-  else await ctx.client.put(`${bucketPath(b)}/cors`, { rules: news }, { query: { region: b.region } });
+  if (news.length === 0) await bucketApi.deleteCors(ctx.client, b);
+  else await bucketApi.putCors(ctx.client, b, news);
   return news;
 }
 
 async function applyPolicy(ctx: Context, b: Where, olds: string | null | undefined, news: string | undefined): Promise<string | null> {
   if (news === undefined) return olds ?? null;
   if (olds === news) return news;
-  await ctx.client.put(`${bucketPath(b)}/policy`, { policy: news }, { query: { region: b.region } });
+  await bucketApi.putPolicy(ctx.client, b, news);
   return news;
 }
 
 // ---- finders ----
-export const bucketsPath = (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/buckets`;
-const bucketPath = (b: { workspaceId: string; name: string }, name = b.name) => `${bucketsPath(b.workspaceId)}/${encodeURIComponent(name)}`;
 
 /** `<workspaceId>/<region>/<name>` or a bare name (bucket names hold no '/'). */
 function splitId(id: string): { workspaceId?: string; region?: string; name: string } {
@@ -214,15 +212,15 @@ const workspaceFor = (ctx: Context, id: string, olds: BucketOutputs) =>
 /** There is no GET of one bucket: the region's list is searched by name. */
 export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string): Promise<V1StorageBucket | undefined> {
   const ws = workspaceId || (await ctx.workspaceId());
-  const all = await findOrUndefined(() => ctx.client.list(bucketsPath(ws), { query: { region }, item: V1StorageBucket }));
+  const all = await findOrUndefined(() => bucketApi.list(ctx.client, ws, region));
   return all?.find((b) => b.name === name);
 }
 
 export const readCors = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<V1CorsRule[]> =>
-  ctx.client.get(`${bucketPath({ ...loc, name })}/cors`, { query: { region: loc.region }, schema: CorsResponse });
+  bucketApi.cors(ctx.client, { ...loc, name });
 
 export const readPolicy = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<string | null> =>
-  ctx.client.get(`${bucketPath({ ...loc, name })}/policy`, { query: { region: loc.region }, schema: PolicyResponse });
+  bucketApi.policy(ctx.client, { ...loc, name });
 
 // ---- mappers ----
 function toOutputs(

@@ -3,10 +3,11 @@
 // or renames it, so either change replaces it; a domain is held by one service at a time, so moving
 // the same domain to another service deletes the old attachment first.
 import { z } from "zod";
-import { CustomDomainResponse, V1CustomDomain, type V1TargetRecord } from "../api/domains";
+import type { V1CustomDomain, V1TargetRecord } from "../api/domains";
+import { customDomainApi } from "../api/endpoints/domains";
 import { defineFunction } from "../functions";
 import { DOMAIN_RULE, normaliseDomain } from "./dnsZone";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, same, splitFirst } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, same, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
 
 // ---- schemas ----
@@ -80,8 +81,8 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
 
   // ---- create ----
   async create(ctx, inputs) {
-    const d = await ctx.client.create(domainsPath(inputs.serviceId), { domain: inputs.domain }, {
-      schema: CustomDomainResponse, own: true, exists: async (made) => !!(await findCustomDomain(ctx, inputs.serviceId, made.id)),
+    const d = await customDomainApi.create(ctx.client, inputs.serviceId, { domain: inputs.domain }, {
+      own: true, exists: async (made) => !!(await findCustomDomain(ctx, inputs.serviceId, made.id)),
     });
     const outs = toOutputs(d, inputs.serviceId);
     ctx.log(`custom domain ${outs.domain}: attached (${outs.status}); publish ${describeRecords(outs.dnsTarget.records)}`);
@@ -101,13 +102,11 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/custom-domains/${pathPart(splitFirst(id)[1], "custom domain id")}`));
+    await deleteIgnoringNotFound(() => customDomainApi.delete(ctx.client, statePart(splitFirst(id)[1], "custom domain id")));
   },
 });
 
 // ---- finders ----
-export const domainsPath = (serviceId: string) => `/v1/services/${encodeURIComponent(serviceId)}/custom-domains`;
-
 /** No route reads one domain: the service's list is walked. Undefined when the domain or its service is gone. */
 export async function findCustomDomain(ctx: Context, serviceId: string, id: string): Promise<V1CustomDomain | undefined> {
   const all = await findOrUndefined(() => listCustomDomains(ctx, serviceId));
@@ -115,7 +114,7 @@ export async function findCustomDomain(ctx: Context, serviceId: string, id: stri
 }
 
 export function listCustomDomains(ctx: Context, serviceId: string): Promise<V1CustomDomain[]> {
-  return ctx.client.list(domainsPath(serviceId), { item: V1CustomDomain });
+  return customDomainApi.list(ctx.client, serviceId);
 }
 
 // ---- mappers ----

@@ -4,7 +4,8 @@
 // waits again. Its read re-checks DNS, so a domain that is not ACTIVE shows as a change.
 import { z } from "zod";
 import { PermissionDeniedError } from "../client";
-import { CustomDomainResponse, type V1CustomDomain } from "../api/domains";
+import type { V1CustomDomain } from "../api/domains";
+import { customDomainApi } from "../api/endpoints/domains";
 import { dnsTargetOutput, findCustomDomain, type TargetRecordOutput, toOutputs as domainOutputs } from "./customDomain";
 import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, splitFirst, verificationDiff } from "./framework";
 import { duration, id } from "./rules";
@@ -70,12 +71,10 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
 });
 
 // ---- verify and wait ----
-const verifyPath = (domainId: string) => `/v1/custom-domains/${encodeURIComponent(domainId)}/verify`;
-
 /** Re-checks DNS now; a key that may not call verify (read-only) falls back to the service's list. */
 async function recheck(ctx: Context, domainId: string, serviceId: string | undefined): Promise<V1CustomDomain | undefined> {
   try {
-    return await findOrUndefined(() => ctx.client.post(verifyPath(domainId), undefined, { schema: CustomDomainResponse }));
+    return await findOrUndefined(() => customDomainApi.verify(ctx.client, domainId));
   } catch (err) {
     if (err instanceof PermissionDeniedError && serviceId) return findCustomDomain(ctx, serviceId, domainId);
     throw err;
@@ -86,7 +85,7 @@ async function waitActive(ctx: Context, inputs: CustomDomainVerificationInputs):
   const timeoutMs = parseDuration(inputs.timeout ?? DEFAULT_TIMEOUT);
   const { value: d } = await pollUntil(
     async () => {
-      const d = await ctx.client.post(verifyPath(inputs.domainId), undefined, { schema: CustomDomainResponse });
+      const d = await customDomainApi.verify(ctx.client, inputs.domainId);
       if (d.status === "ACTIVE") return { done: true as const, value: d };
       return { done: false as const, value: d, progress: `custom domain ${d.domain}: ${d.status}; last check: ${d.lastCheck ?? "none yet"}` };
     },

@@ -1,6 +1,7 @@
 // Waiting for a deploy to go live, and explaining why one did not: the error carries the
 // platform's errorCode, its error text and the last log lines, with known secret values redacted.
-import { V1Deploy, V1DeployLogLine } from "../api/services";
+import { deployApi } from "../api/endpoints/services";
+import type { V1Deploy } from "../api/services";
 import { NotFoundError, PermissionDeniedError } from "../client";
 import type { Context } from "./framework";
 import { formatDuration, pollUntil, type WaitBudget } from "./waiter";
@@ -22,9 +23,7 @@ export class DeployFailedError extends Error {
 }
 
 export async function latestDeploy(ctx: Context, serviceId: string): Promise<V1Deploy | undefined> {
-  const page = await ctx.client.get<{ data?: unknown[] }>(`/v1/services/${encodeURIComponent(serviceId)}/deploys`, { query: { limit: 1 } });
-  const first = Array.isArray(page) ? page[0] : page?.data?.[0];
-  return first ? V1Deploy.parse(first) : undefined;
+  return deployApi.latest(ctx.client, serviceId);
 }
 
 /** The newest deploy, or undefined when the key cannot read deploys (no DEPLOYS area). */
@@ -93,7 +92,7 @@ export async function waitForDeploy(
 
 async function readDeploy(ctx: Context, id: string): Promise<V1Deploy> {
   try {
-    return await ctx.client.get(`/v1/deploys/${encodeURIComponent(id)}`, { schema: V1Deploy });
+    return await deployApi.get(ctx.client, id);
   } catch (err) {
     throw waitNeedsDeploys(err, `deploy ${id}`);
   }
@@ -107,7 +106,7 @@ export function waitNeedsDeploys(err: unknown, what: string): unknown {
 
 async function lastLogLines(ctx: Context, deployId: string, secrets: string[]): Promise<string[]> {
   try {
-    const all = await ctx.client.list(`/v1/deploys/${encodeURIComponent(deployId)}/logs`, { item: V1DeployLogLine, query: { limit: 100 } });
+    const all = await deployApi.logs(ctx.client, deployId);
     return all.slice(-LOG_LINES).map((l) => redact(l.line, secrets));
   } catch {
     // The logs explain the failure; without them the errorCode and error still do.

@@ -2,14 +2,15 @@
 // normalised before they are compared (dnsRecordRules.ts), so the way a program spells a record
 // never shows as drift.
 import { z } from "zod";
-import { V1DnsRecord } from "../api/dns";
+import { type DnsRecordBody, dnsRecordApi } from "../api/endpoints/dns";
+import type { V1DnsRecord } from "../api/dns";
 import {
   isAbsolute, normaliseContent, normaliseName, normaliseRecord, normaliseType, RECORD_TYPES, type RecordSpec, recordRules,
 } from "./dnsRecordRules";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
   checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, same,
-  pathPart, splitFirst,
+  splitFirst, statePart,
 } from "./framework";
 import { id } from "./rules";
 
@@ -84,8 +85,8 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   async create(ctx, inputs) {
     const zoneName = await zoneNameOf(ctx, inputs.zoneId);
     const body = recordBody(inputs, zoneName);
-    const r = await ctx.client.create(`/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/records`, body, {
-      schema: V1DnsRecord, own: true, exists: async (made) => !!(await findRecord(ctx, inputs.zoneId, made.id)),
+    const r = await dnsRecordApi.create(ctx.client, inputs.zoneId, body, {
+      own: true, exists: async (made) => !!(await findRecord(ctx, inputs.zoneId, made.id)),
     });
     return { id: r.id, outs: toOutputs(r, inputs.zoneId, zoneName) };
   },
@@ -106,13 +107,13 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   async update(ctx, id, olds, news) {
     const zoneName = olds.zoneName || (await zoneNameOf(ctx, olds.zoneId || news.zoneId));
     const body = recordBody(news, zoneName);
-    const r = await ctx.client.patch(`/v1/dns-records/${pathPart(splitFirst(id)[1], "record id")}`, body, { schema: V1DnsRecord });
+    const r = await dnsRecordApi.patch(ctx.client, statePart(splitFirst(id)[1], "record id"), body);
     return { outs: toOutputs(r, olds.zoneId || news.zoneId, zoneName) };
   },
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${pathPart(splitFirst(id)[1], "record id")}`));
+    await deleteIgnoringNotFound(() => dnsRecordApi.delete(ctx.client, statePart(splitFirst(id)[1], "record id")));
   },
 });
 
@@ -133,19 +134,19 @@ export async function findRecord(ctx: Context, zoneId: string, id: string): Prom
 }
 
 export function listRecords(ctx: Context, zoneId: string): Promise<V1DnsRecord[]> {
-  return ctx.client.list(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, { item: V1DnsRecord });
+  return dnsRecordApi.list(ctx.client, zoneId);
 }
 
 // ---- mappers ----
 /** The request body: the name relative to the zone; a full name outside it is refused here. */
-export function recordBody(r: RecordSpec, zoneName: string): Record<string, unknown> {
+export function recordBody(r: RecordSpec, zoneName: string): DnsRecordBody {
   if (r.name.trim() !== "@" && normaliseDomain(r.name) === "") throw new Error("name: must not be empty ('@' is the zone apex)");
   if (isAbsolute(r.name)) {
     const full = normaliseName(r.name);
     if (full !== zoneName && !full.endsWith(`.${zoneName}`)) throw new Error(`name: '${r.name}' is a full name outside the zone ${zoneName}`);
   }
   const n = normaliseRecord(r, zoneName);
-  const body: Record<string, unknown> = { name: n.name, type: n.type, content: n.content };
+  const body: DnsRecordBody = { name: n.name, type: n.type, content: n.content };
   if (n.ttl !== undefined) body.ttl = n.ttl;
   if (n.priority !== undefined) body.priority = n.priority;
   return body;

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { V1DnsRecord } from "../api/dns";
+import { type DnsRecordBody, dnsRecordApi } from "../api/endpoints/dns";
 import { ConflictError } from "../client";
 import { findRecord, listRecords, recordBody, recordFields, recordOutputFields, recordSpec, recordView, zoneNameOf } from "./dnsRecord";
 import { normaliseRecord, recordFailures, recordKey, type RecordSpec } from "./dnsRecordRules";
@@ -123,12 +124,12 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
     const kept = new Map(current.map((c) => [c.id, c]));
     try {
       for (const c of plan.remove) {
-        await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${encodeURIComponent(c.id)}`));
+        await deleteIgnoringNotFound(() => dnsRecordApi.delete(ctx.client, c.id));
         kept.delete(c.id);
       }
       for (const [d, c] of [...plan.keep, ...plan.edit]) {
         const changed = !sameExtras(d, c) || recordKey(d) !== recordKey(c);
-        const rec = changed ? toManaged(await ctx.client.patch<V1DnsRecord>(`/v1/dns-records/${encodeURIComponent(c.id)}`, body(d, c, zoneName)), zoneName) : c;
+        const rec = changed ? toManaged(await dnsRecordApi.patch(ctx.client, c.id, body(d, c, zoneName)), zoneName) : c;
         result.set(d.index, rec);
         kept.delete(c.id);
       }
@@ -144,7 +145,7 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
   // ---- delete ----
   async delete(ctx, _id, olds) {
     for (const r of olds.records ?? []) {
-      await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-records/${encodeURIComponent(r.id)}`));
+      await deleteIgnoringNotFound(() => dnsRecordApi.delete(ctx.client, r.id));
     }
   },
 });
@@ -211,7 +212,7 @@ async function adopt(ctx: Context, id: string) {
 // ---- calls ----
 async function createOne(ctx: Context, zoneId: string, zoneName: string, r: RecordSpec): Promise<ManagedRecord> {
   try {
-    const created = await ctx.client.create<V1DnsRecord>(`/v1/dns-zones/${encodeURIComponent(zoneId)}/records`, recordBody(r, zoneName), {
+    const created = await dnsRecordApi.create(ctx.client, zoneId, recordBody(r, zoneName), {
       exists: async (made) => !!(await findRecord(ctx, zoneId, made.id)),
     });
     return toManaged(created, zoneName);
@@ -223,7 +224,7 @@ async function createOne(ctx: Context, zoneId: string, zoneName: string, r: Reco
   }
 }
 
-function body(d: RecordSpec, c: ManagedRecord, zoneName: string): Record<string, unknown> {
+function body(d: RecordSpec, c: ManagedRecord, zoneName: string): DnsRecordBody {
   const b = recordBody(d, zoneName);
   if (b.ttl === undefined && c.ttl !== null) b.ttl = c.ttl;
   return b;

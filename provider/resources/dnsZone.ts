@@ -3,7 +3,8 @@
 // names are held exclusively once published, so a new name replaces it, the old one going first.
 import { z } from "zod";
 import { defineFunction } from "../functions";
-import { V1DnsZone } from "../api/dns";
+import { dnsZoneApi } from "../api/endpoints/dns";
+import type { V1DnsZone } from "../api/dns";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, isUnknown } from "./framework";
 import { id } from "./rules";
 
@@ -71,8 +72,8 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const zone = await ctx.client.create(`/v1/workspaces/${encodeURIComponent(workspaceId)}/dns-zones`, { name: inputs.name }, {
-      schema: V1DnsZone, own: true, exists: async (made) => !!(await findZone(ctx, made.id, workspaceId)),
+    const zone = await dnsZoneApi.create(ctx.client, workspaceId, { name: inputs.name }, {
+      own: true, exists: async (made) => !!(await findZone(ctx, made.id, workspaceId)),
     });
     return { id: zone.id, outs: toOutputs(zone, workspaceId) };
   },
@@ -88,7 +89,7 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/dns-zones/${encodeURIComponent(id)}`));
+    await deleteIgnoringNotFound(() => dnsZoneApi.delete(ctx.client, id));
   },
 });
 
@@ -96,7 +97,7 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
 /** No route reads one zone: the workspace's list is walked (the configured workspace unless given). */
 export async function findZone(ctx: Context, zoneId: string, workspaceId?: string): Promise<V1DnsZone | undefined> {
   const ws = workspaceId && !isUnknown(workspaceId) ? workspaceId : await ctx.workspaceId();
-  for await (const zone of ctx.client.paginate(`/v1/workspaces/${encodeURIComponent(ws)}/dns-zones`, { item: V1DnsZone, pageSize: 100 })) {
+  for await (const zone of dnsZoneApi.each(ctx.client, ws)) {
     if (zone.id === zoneId) return zone;
   }
   return undefined;
@@ -105,7 +106,7 @@ export async function findZone(ctx: Context, zoneId: string, workspaceId?: strin
 export async function findZoneByName(ctx: Context, name: string, workspaceId?: string): Promise<V1DnsZone | undefined> {
   const wanted = normaliseDomain(name);
   const ws = workspaceId ?? (await ctx.workspaceId());
-  const all = await ctx.client.list(`/v1/workspaces/${encodeURIComponent(ws)}/dns-zones`, { item: V1DnsZone });
+  const all = await dnsZoneApi.list(ctx.client, ws);
   // A published zone wins over a pending one of the same name.
   return all.filter((z) => normaliseDomain(z.name) === wanted).sort((a, b) => Number(b.published) - Number(a.published))[0];
 }

@@ -1,7 +1,8 @@
 // DnsZoneVerification: waits until a zone's ownership is proven and the zone is published
 // (infrastructure routes §3: POST /v1/dns-zones/{zoneId}/verify). Deleting it changes nothing.
 import { z } from "zod";
-import { V1DnsZone } from "../api/dns";
+import type { V1DnsZone } from "../api/dns";
+import { dnsZoneApi } from "../api/endpoints/dns";
 import { findZone, PLATFORM_HINT } from "./dnsZone";
 import { checkWith, type Context, defineResource, ResourceInitError, verificationDiff } from "./framework";
 import { duration, id } from "./rules";
@@ -65,10 +66,9 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
 async function waitPublished(ctx: Context, inputs: DnsZoneVerificationInputs): Promise<DnsZoneVerificationOutputs> {
   const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
   const timeoutMs = budget.ms;
-  const path = `/v1/dns-zones/${encodeURIComponent(inputs.zoneId)}/verify`;
   const { value: zone, timedOut } = await pollUntil(
     async () => {
-      const z = await ctx.client.post(path, undefined, { schema: V1DnsZone });
+      const z = await dnsZoneApi.verify(ctx.client, inputs.zoneId);
       return z.published
         ? { done: true as const, value: z }
         : { done: false as const, value: z, progress: `zone ${z.name}: ownership not proven yet` };

@@ -2,8 +2,9 @@
 // key change deletes the old variable before creating the new one, and a create refuses a key
 // that already exists (declare it in one place only, or import it).
 import { z } from "zod";
-import { V1EnvVar, V1EnvVarChange } from "../api/services";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst } from "./framework";
+import { envVarApi } from "../api/endpoints/services";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, splitFirst, statePart } from "./framework";
+import { findEnvVar } from "./serviceConfig";
 import { id } from "./rules";
 import { envVarItem } from "./serviceSchema";
 
@@ -79,26 +80,15 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
   // ---- delete ----
   async delete(ctx, id, olds) {
     const [serviceId, key] = locate(id, olds);
-    await deleteIgnoringNotFound(() =>
-      ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/env-vars/${pathPart(key, "key")}`),
-    );
+    await deleteIgnoringNotFound(async () => {
+      await envVarApi.delete(ctx.client, statePart(serviceId, "serviceId"), statePart(key, "key"));
+    });
   },
 });
 
-// ---- finders ----
-export async function findEnvVar(ctx: Context, serviceId: string, key: string): Promise<V1EnvVar | undefined> {
-  const all = await findOrUndefined(() =>
-    ctx.client.list(`/v1/services/${encodeURIComponent(serviceId)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } }),
-  );
-  return all?.find((v) => v.key === key);
-}
-
+// ---- finders: findEnvVar (serviceConfig.ts) ----
 async function upsert(ctx: Context, i: EnvVarInputs) {
-  const change = await ctx.client.patch(
-    `/v1/services/${encodeURIComponent(i.serviceId)}/env-vars`,
-    { envVars: [{ key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false }] },
-    { schema: V1EnvVarChange, idempotencyKey: true },
-  );
+  const change = await envVarApi.upsert(ctx.client, i.serviceId, [{ key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false }]);
   for (const w of change.warnings) ctx.log(`${i.key}: ${w}`);
   if (change.needsRedeploy) ctx.log(`${i.key}: applies on the service's next deploy`);
   return change;

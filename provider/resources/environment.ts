@@ -1,7 +1,8 @@
 // Environment: a named stage of a project. No route renames it, so any change replaces it, and
 // the old one goes first because names are unique within a project.
 import { z } from "zod";
-import { V1Environment } from "../api/projects";
+import { environmentApi } from "../api/endpoints/projects";
+import type { V1Environment } from "../api/projects";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined } from "./framework";
 import { id, name } from "./rules";
 import { defineFunction } from "../functions";
@@ -41,11 +42,9 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
 
   // ---- create ----
   async create(ctx, inputs) {
-    const created = await ctx.client.create(
-      `/v1/projects/${encodeURIComponent(inputs.projectId)}/environments`,
-      { name: inputs.name },
-      { schema: V1Environment, own: true, exists: async (made) => !!(await findEnvironment(ctx, made.id)) },
-    );
+    const created = await environmentApi.create(ctx.client, inputs.projectId, { name: inputs.name }, {
+      own: true, exists: async (made) => !!(await findEnvironment(ctx, made.id)),
+    });
     // The create response's shape is not given by the spec; read the detail back for the tier.
     const env = (await findEnvironment(ctx, created.id)) ?? created;
     return { id: env.id, outs: toOutputs(env) };
@@ -61,13 +60,13 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/environments/${encodeURIComponent(id)}`));
+    await deleteIgnoringNotFound(() => environmentApi.delete(ctx.client, id));
   },
 });
 
 // ---- finders ----
 export function findEnvironment(ctx: Context, id: string): Promise<V1Environment | undefined> {
-  return findOrUndefined(() => ctx.client.get(`/v1/environments/${encodeURIComponent(id)}`, { schema: V1Environment }));
+  return findOrUndefined(() => environmentApi.get(ctx.client, id));
 }
 
 // ---- mappers ----

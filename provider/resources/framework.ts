@@ -360,9 +360,6 @@ export function statePart(value: unknown, what: string): string {
   return value;
 }
 
-/** statePart, encoded for a URL path. */
-export const pathPart = (value: unknown, what: string) => encodeURIComponent(statePart(value, what));
-
 /**
  * Splits an import id of the form `a/b` (or with `sep`) at its first separator; a part-less id
  * gives `[undefined, id]`. Platform ids hold no separator, so an id with one is the import form.

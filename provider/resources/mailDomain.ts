@@ -3,9 +3,10 @@
 // region, and names are unique, so either change replaces it with the old one deleted first.
 import { z } from "zod";
 import { defineFunction } from "../functions";
-import { MailDomainResponse, type V1MailDnsRecord, V1MailDomain, type V1MailDomainDetail, V1MailLimits } from "../api/mail";
+import { type MailDomainCreateBody, mailDomainApi } from "../api/endpoints/mail";
+import type { V1MailDnsRecord, V1MailDomainDetail } from "../api/mail";
 import { domainInput, normaliseDomain } from "./dnsZone";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst, workspaceOf } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, splitFirst, statePart, workspaceOf } from "./framework";
 import { id, regionKey } from "./rules";
 
 // ---- schemas ----
@@ -75,10 +76,10 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const body: Record<string, unknown> = { name: inputs.name };
+    const body: MailDomainCreateBody = { name: inputs.name };
     if (inputs.region !== undefined) body.region = inputs.region;
-    let detail = await ctx.client.create(domainsPath(workspaceId), body, {
-      schema: MailDomainResponse, own: (made) => made.domain.id,
+    let detail = await mailDomainApi.create(ctx.client, workspaceId, body, {
+      own: (made) => made.domain.id,
       exists: async (made) => !!(await findMailDomain(ctx, workspaceId, made.domain.id)),
     });
     // The create response is not specified; read the detail back when it lacks the records.
@@ -100,16 +101,15 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
   async delete(ctx, id, olds) {
     const [fromId, domainId] = splitFirst(id);
     const ws = await workspaceOf(ctx, olds.workspaceId || fromId, `mail domain ${olds.name ?? domainId}`, async (w) => !!(await findMailDomain(ctx, w, domainId)));
-    await deleteIgnoringNotFound(() => ctx.client.delete(`${domainsPath(ws)}/${pathPart(domainId, "domain id")}`));
+    await deleteIgnoringNotFound(() => mailDomainApi.delete(ctx.client, ws, statePart(domainId, "domain id")));
   },
 });
 
 // ---- finders ----
-export const domainsPath = (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/mail/domains`;
 
 export async function findMailDomain(ctx: Context, workspaceId: string | undefined, id: string): Promise<V1MailDomainDetail | undefined> {
   const ws = workspaceId || (await ctx.workspaceId());
-  return findOrUndefined(() => ctx.client.get(`${domainsPath(ws)}/${encodeURIComponent(id)}`, { schema: MailDomainResponse }));
+  return findOrUndefined(() => mailDomainApi.get(ctx.client, ws, id));
 }
 
 // ---- mappers ----
@@ -173,7 +173,7 @@ export const getMailDomain = defineFunction<{ domainId?: string; name?: string; 
     if (!id) {
       if (!args.name) throw new Error("getMailDomain: give domainId or name");
       const wanted = normaliseDomain(args.name);
-      const all = await ctx.client.list(domainsPath(ws), { item: V1MailDomain });
+      const all = await mailDomainApi.list(ctx.client, ws);
       id = all.find((d) => normaliseDomain(d.name) === wanted)?.id;
       if (!id) throw new Error(`getMailDomain: no sending domain named ${wanted} in workspace ${ws}`);
     }
@@ -209,7 +209,7 @@ export const getMailLimits = defineFunction("getMailLimits", {
   }),
   async invoke(ctx, args: { workspaceId?: string }) {
     const ws = args.workspaceId ?? (await ctx.workspaceId());
-    const l = await ctx.client.get("/v1/limits", { query: { workspaceId: ws }, schema: V1MailLimits });
+    const l = await mailDomainApi.limits(ctx.client, ws);
     const num = (o: Record<string, unknown> | null | undefined, ...keys: string[]) => {
       const v = keys.map((k) => o?.[k]).find((x) => typeof x === "number");
       return typeof v === "number" ? v : null;

@@ -4,9 +4,10 @@
 // verified shows as drift on refresh and the next `up` verifies it again.
 import { z } from "zod";
 import { PermissionDeniedError } from "../client";
-import { MailDomainResponse, type V1MailDomainDetail } from "../api/mail";
+import { mailDomainApi } from "../api/endpoints/mail";
+import type { V1MailDomainDetail } from "../api/mail";
 import { checkWith, type Context, defineResource, findOrUndefined, ResourceInitError, splitFirst, verificationDiff } from "./framework";
-import { domainsPath, findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
+import { findMailDomain, mailRecordOutput, type MailRecordOutput, recordOutputs } from "./mailDomain";
 import { duration, id } from "./rules";
 import { formatDuration, limitNote, parseDuration, pollUntil, waitBudgetMs } from "./waiter";
 
@@ -79,7 +80,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
 /** Re-checks DNS now; a key that may not call verify (read-only, sandbox) falls back to a plain read. */
 async function recheck(ctx: Context, workspaceId: string, domainId: string): Promise<V1MailDomainDetail | undefined> {
   try {
-    return await findOrUndefined(() => ctx.client.post(`${domainsPath(workspaceId)}/${encodeURIComponent(domainId)}/verify`, undefined, { schema: MailDomainResponse }));
+    return await findOrUndefined(() => mailDomainApi.verify(ctx.client, workspaceId, domainId));
   } catch (err) {
     if (err instanceof PermissionDeniedError) return findMailDomain(ctx, workspaceId, domainId);
     throw err;
@@ -90,10 +91,9 @@ async function waitVerified(ctx: Context, inputs: MailDomainVerificationInputs):
   const ws = inputs.workspaceId ?? (await ctx.workspaceId());
   const budget = waitBudgetMs(ctx, inputs.timeout, parseDuration(DEFAULT_TIMEOUT));
   const timeoutMs = budget.ms;
-  const path = `${domainsPath(ws)}/${encodeURIComponent(inputs.domainId)}/verify`;
   const { value: d, timedOut } = await pollUntil(
     async () => {
-      const detail = await ctx.client.post(path, undefined, { schema: MailDomainResponse });
+      const detail = await mailDomainApi.verify(ctx.client, ws, inputs.domainId);
       const status = detail.domain.status;
       const settled = status === "VERIFIED" || status === "SUSPENDED" || (status === "BROKEN" && !detail.propagating);
       if (settled) return { done: true as const, value: detail };

@@ -2,7 +2,8 @@
 // request, so they are not a resource: Service.previewsEnabled turns them on, and getPreviews lists
 // them. This file holds the function's description and its mapper.
 import { z } from "zod";
-import { V1PrPreview } from "../api/domains";
+import type { V1PrPreview } from "../api/domains";
+import { previewApi } from "../api/endpoints/domains";
 import { defineFunction } from "../functions";
 import { id } from "./rules";
 
@@ -49,7 +50,7 @@ export const getPreviews = defineFunction<{ serviceId: string }>("getPreviews", 
   inputs: z.object({ serviceId: id("The service's id.") }),
   outputs: z.object({ previews: z.array(previewOutput).describe("The service's previews.") }),
   async invoke(ctx, args) {
-    const all = await ctx.client.list(`/v1/services/${encodeURIComponent(args.serviceId)}/previews`, { item: V1PrPreview });
+    const all = await previewApi.list(ctx.client, args.serviceId);
     return { previews: all.map(toPreviewOutput) };
   },
 });

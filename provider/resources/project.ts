@@ -1,6 +1,7 @@
 // Project: a workspace's top-level grouping of environments (infrastructure routes §2.2, §4.2).
 import { z } from "zod";
-import { V1Project } from "../api/projects";
+import { type ProjectPatchBody, projectApi } from "../api/endpoints/projects";
+import type { V1Project } from "../api/projects";
 import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
 } from "./framework";
@@ -54,10 +55,10 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const p = await ctx.client.create(
-      `/v1/workspaces/${encodeURIComponent(workspaceId)}/projects`,
+    const p = await projectApi.create(
+      ctx.client, workspaceId,
       compact({ name: inputs.name, displayName: inputs.displayName, description: inputs.description, region: inputs.region }),
-      { schema: V1Project, own: true, exists: async (made) => !!(await findProject(ctx, made.id)) },
+      { own: true, exists: async (made) => !!(await findProject(ctx, made.id)) },
     );
     return { id: p.id, outs: toOutputs(p) };
   },
@@ -72,23 +73,23 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const body: Record<string, unknown> = {};
+    const body: ProjectPatchBody = {};
     if (olds.name !== news.name) body.name = news.name;
     if ((olds.displayName ?? null) !== (news.displayName ?? null)) body.displayName = news.displayName ?? null;
     if ((olds.description ?? null) !== (news.description ?? null)) body.description = news.description ?? null;
-    const p = await ctx.client.patch(`/v1/projects/${encodeURIComponent(id)}`, body, { schema: V1Project });
+    const p = await projectApi.patch(ctx.client, id, body);
     return { outs: toOutputs(p) };
   },
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(`/v1/projects/${encodeURIComponent(id)}`));
+    await deleteIgnoringNotFound(() => projectApi.delete(ctx.client, id));
   },
 });
 
 // ---- finders ----
 export function findProject(ctx: Context, id: string): Promise<V1Project | undefined> {
-  return findOrUndefined(() => ctx.client.get(`/v1/projects/${encodeURIComponent(id)}`, { schema: V1Project }));
+  return findOrUndefined(() => projectApi.get(ctx.client, id));
 }
 
 // ---- mappers ----

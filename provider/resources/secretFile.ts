@@ -1,8 +1,9 @@
 // SecretFile: one file mounted into a service on its next deploy. Its content is always secret.
 // Paths are unique per service, so a path change deletes the old file first.
 import { z } from "zod";
-import { V1SecretFile, V1SecretFileChange } from "../api/services";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, pathPart, splitFirst, statePart } from "./framework";
+import { secretFileApi } from "../api/endpoints/services";
+import type { V1SecretFile } from "../api/services";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
 import { secretFileItem } from "./serviceSchema";
 
@@ -65,25 +66,18 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
   async delete(ctx, id, olds) {
     const [serviceId, path] = locate(id, olds);
     await deleteIgnoringNotFound(() =>
-      ctx.client.delete(`/v1/services/${pathPart(serviceId, "serviceId")}/secret-files`, { query: { path: statePart(path, "path") } }),
+      secretFileApi.delete(ctx.client, statePart(serviceId, "serviceId"), statePart(path, "path")),
     );
   },
 });
 
 // ---- finders ----
 export async function findSecretFile(ctx: Context, serviceId: string, path: string): Promise<V1SecretFile | undefined> {
-  const all = await findOrUndefined(() =>
-    ctx.client.list(`/v1/services/${encodeURIComponent(serviceId)}/secret-files`, { item: V1SecretFile, query: { limit: 100 } }),
-  );
-  return all?.find((f) => f.path === path);
+  return (await findOrUndefined(() => secretFileApi.list(ctx.client, serviceId)))?.find((f) => f.path === path);
 }
 
 async function put(ctx: Context, i: SecretFileInputs) {
-  const change = await ctx.client.put(
-    `/v1/services/${encodeURIComponent(i.serviceId)}/secret-files`,
-    { path: i.path, content: i.content },
-    { schema: V1SecretFileChange, idempotencyKey: true },
-  );
+  const change = await secretFileApi.put(ctx.client, i.serviceId, { path: i.path, content: i.content });
   if (change.needsRedeploy) ctx.log(`${i.path}: mounted on the service's next deploy`);
   return change;
 }

@@ -1,19 +1,15 @@
 // Service: a web app, static site, cron job or database in an environment (infrastructure routes
 // §2.3-2.4, §4.3-4.5). Env vars and secret files go in the create body, so the first deploy has
 // them; later changes go through their own routes and redeploy only when asked to.
-import { randomUUID } from "node:crypto";
+import { serviceApi } from "../api/endpoints/services";
 import {
-  regionKeyOf, V1Connection, V1EnvVar, V1EnvVarChange, V1SecretFile, V1SecretFileChange, V1Service,
-} from "../api/services";
-import {
-  checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
-  isImport, isUnknown, ResourceInitError, same,
+  checkWith, compact, defineResource, deleteIgnoringNotFound, diffWith, isImport, ResourceInitError, same,
 } from "./framework";
-import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
-import {
-  BUILD_KEYS, DIFF, type EnvVarItem, isDatabase, rules, type SecretFileItem, serviceInputs, type ServiceInputs, serviceOutputs, type ServiceOutputs, SOURCE_KEYS,
-  stableOutputs,
-} from "./serviceSchema";
+import { DeployFailedError, latestDeploy, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
+import { normaliseEnvVars, sortFiles, syncEnvVars, syncSecretFiles } from "./serviceConfig";
+import { findService, readOutputs, toInputs } from "./serviceOutputs";
+import { DIFF, type EnvVarItem, rules, type SecretFileItem, serviceInputs, type ServiceInputs, serviceOutputs, type ServiceOutputs, stableOutputs } from "./serviceSchema";
+import { applyCron, applySettings, applySwitches, redeployIfNeeded, waitForRedeploy } from "./serviceUpdate";
 import { parseDuration, waitBudgetMs } from "./waiter";
 
 // ---- schemas: serviceSchema.ts ----
@@ -45,7 +41,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       const i = r.inputs as Record<string, unknown>;
       // Declared order does not matter: keep lists sorted, with defaults filled, so diffs stay quiet.
       if (Array.isArray(i.envVars)) i.envVars = normaliseEnvVars(i.envVars as EnvVarItem[]);
-      if (Array.isArray(i.secretFiles)) i.secretFiles = [...(i.secretFiles as SecretFileItem[])].sort((a, b) => cmp(a.path, b.path));
+      if (Array.isArray(i.secretFiles)) i.secretFiles = sortFiles(i.secretFiles as SecretFileItem[]);
     }
     return r;
   },
@@ -72,8 +68,8 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
       envVars: inputs.envVars, secretFiles: inputs.secretFiles, dbName: inputs.dbName, dbUser: inputs.dbUser,
       dbPassword: inputs.dbPassword, connectionEnvName: inputs.connectionEnvName, injectConnectionUrl: inputs.injectConnectionUrl,
     });
-    const svc = await ctx.client.create(`/v1/environments/${encodeURIComponent(inputs.environmentId)}/services`, body, {
-      schema: V1Service, own: true, exists: async (made) => !!(await findService(ctx, made.id)),
+    const svc = await serviceApi.create(ctx.client, inputs.environmentId, body, {
+      own: true, exists: async (made) => !!(await findService(ctx, made.id)),
     });
     ctx.log(`${svc.name}: created ${svc.id}; first deploy queued`);
     try {
@@ -81,9 +77,9 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
         const first = await latestDeploy(ctx, svc.id).catch((err) => Promise.reject(waitNeedsDeploys(err, `the first deploy of ${svc.name}`)));
         if (first) await waitForDeploy(ctx, svc.name, first.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(inputs) });
       }
-      if (inputs.cronSuspended && inputs.type === "CRON") await ctx.client.post(`${path(svc.id)}/cron/suspend`);
-      if (inputs.suspended) await ctx.client.post(`${path(svc.id)}/suspend`);
-      if (inputs.previewsEnabled !== undefined) await setPreviews(ctx, svc.id, inputs.previewsEnabled);
+      if (inputs.cronSuspended && inputs.type === "CRON") await serviceApi.setCronSuspended(ctx.client, svc.id, true);
+      if (inputs.suspended) await serviceApi.suspend(ctx.client, svc.id);
+      if (inputs.previewsEnabled !== undefined) await serviceApi.setPreviewsEnabled(ctx.client, svc.id, inputs.previewsEnabled);
     } catch (err) {
       if (!(err instanceof DeployFailedError)) throw err;
       // The service exists: keep it in state with the reason, so the next `up` updates it.
@@ -105,102 +101,17 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const p = path(id);
     const budget = waitBudgetMs(ctx, news.timeout, parseDuration(DEFAULT_TIMEOUT));
     const suspendedAfter = news.suspended ?? olds.suspended ?? false;
-    let needsRedeploy = false;
-    if (olds.suspended && news.suspended === false) await ctx.client.post(`${p}/resume`);
-
-    // Env vars: upsert what changed among the declared keys, delete keys no longer declared.
-    const oldVars = new Map((olds.envVars ?? []).map((v) => [v.key, v]));
-    const newVars = normaliseEnvVars(news.envVars ?? []);
-    const upserts = newVars.filter((v) => !same(oldVars.get(v.key), v));
-    if (upserts.length) {
-      const r = await ctx.client.patch(`${p}/env-vars`, { envVars: upserts }, { schema: V1EnvVarChange, idempotencyKey: true });
-      needsRedeploy ||= r.needsRedeploy;
-      for (const w of r.warnings) ctx.log(`${news.name}: ${w}`);
-    }
-    for (const key of oldVars.keys()) {
-      if (newVars.some((v) => v.key === key)) continue;
-      await deleteIgnoringNotFound(async () => {
-        const r = await ctx.client.request("DELETE", `${p}/env-vars/${encodeURIComponent(key)}`);
-        needsRedeploy ||= V1EnvVarChange.safeParse(r.data).data?.needsRedeploy ?? true;
-      });
-    }
-
-    // Secret files: PUT what changed, DELETE what is no longer declared.
-    const oldFiles = new Map((olds.secretFiles ?? []).map((f) => [f.path, f]));
-    const newFiles = news.secretFiles ?? [];
-    for (const f of newFiles) {
-      if (same(oldFiles.get(f.path), f)) continue;
-      const r = await ctx.client.put(`${p}/secret-files`, { path: f.path, content: f.content }, { schema: V1SecretFileChange, idempotencyKey: true });
-      needsRedeploy ||= r.needsRedeploy;
-    }
-    for (const filePath of oldFiles.keys()) {
-      if (newFiles.some((f) => f.path === filePath)) continue;
-      await deleteIgnoringNotFound(async () => {
-        await ctx.client.delete(`${p}/secret-files`, { query: { path: filePath } });
-        needsRedeploy = true;
-      });
-    }
-
-    // Cron settings apply from the next scheduled run.
-    const cron = compact({
-      schedule: news.schedule !== undefined && news.schedule !== olds.schedule ? news.schedule : undefined,
-      command: news.command !== undefined && news.command !== olds.command ? news.command : undefined,
-    });
-    if (Object.keys(cron).length) await ctx.client.patch(`${p}/cron`, cron);
-
-    // Name, build and source: one PATCH. A source change deploys straight away.
-    const body: Record<string, unknown> = {};
-    if (news.name !== olds.name) body.name = news.name;
-    const build = changedKeys(BUILD_KEYS, olds, news);
-    if (Object.keys(build).length) {
-      body.build = build;
-      needsRedeploy = true;
-    }
-    const source = changedKeys(SOURCE_KEYS, olds, news);
-    // A source the platform already has was sent by an earlier update that gave up waiting
-    // (customTimeouts): its deploy is waited for, and no second one is started.
-    const applied = Object.keys(source).length ? await appliedEarlier(ctx, id, source) : [];
-    for (const k of applied) delete source[k];
-    let redeployed = false;
-    if (Object.keys(source).length) {
-      body.source = { ...source, redeploy: !suspendedAfter };
-      redeployed = !suspendedAfter;
-    }
-    const before = redeployed ? await latestDeployIfAllowed(ctx, id) : undefined;
-    if (Object.keys(body).length) await ctx.client.patch(p, body, { schema: V1Service });
-    if (!redeployed && applied.length && !suspendedAfter && news.waitForDeploy !== false) {
-      const last = await latestDeployIfAllowed(ctx, id);
-      // That deploy failed or was cancelled: this update deploys the source again.
-      if (last && ["FAILED", "CANCELLED"].includes(last.status)) await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
-      redeployed = !!last;
-    }
-    if (!redeployed && needsRedeploy && news.redeployOnChange && !suspendedAfter) {
-      // A deploy is an action, not an object the service owns: each one gets its own key.
-      await ctx.client.post(`${p}/deploys`, undefined, { idempotencyKey: randomUUID() });
-      redeployed = true;
-    }
-
-    if (redeployed && news.waitForDeploy !== false) {
-      const d = await latestDeploy(ctx, id);
-      if (d && d.id !== before?.id) {
-        try {
-          await waitForDeploy(ctx, news.name, d.id, { timeoutMs: budget.ms, limit: budget.limit, secrets: secretsOf(news) });
-        } catch (err) {
-          // Update errors keep the previous state; the next `up` applies the change again.
-          if (err instanceof DeployFailedError) throw new Error(err.message);
-          throw err;
-        }
-      }
-    }
-
-    if (news.type === "CRON" && news.cronSuspended !== undefined && news.cronSuspended !== (olds.cronSuspended ?? false)) {
-      await ctx.client.post(`${p}/cron/${news.cronSuspended ? "suspend" : "resume"}`);
-    }
-    if (news.suspended && !olds.suspended) await ctx.client.post(`${p}/suspend`);
-    if (news.previewsEnabled !== undefined && news.previewsEnabled !== olds.previewsEnabled) await setPreviews(ctx, id, news.previewsEnabled);
+    if (olds.suspended && news.suspended === false) await serviceApi.resume(ctx.client, id);
+    const varsChanged = await syncEnvVars(ctx, id, olds.envVars ?? [], normaliseEnvVars(news.envVars ?? []), (w) => ctx.log(`${news.name}: ${w}`));
+    const filesChanged = await syncSecretFiles(ctx, id, olds.secretFiles ?? [], news.secretFiles ?? []);
+    await applyCron(ctx, id, olds, news);
+    const change = await applySettings(ctx, id, olds, news, suspendedAfter);
+    const needsRedeploy = varsChanged || filesChanged || change.buildChanged;
+    const redeployed = await redeployIfNeeded(ctx, id, news, change, needsRedeploy, suspendedAfter);
+    if (redeployed && news.waitForDeploy !== false) await waitForRedeploy(ctx, id, news, change.before, budget, secretsOf(news));
+    await applySwitches(ctx, id, olds, news);
 
     const pending = !redeployed && (needsRedeploy || (olds.pendingRedeploy ?? false));
     const outs = await readOutputs(ctx, id, news, pending, needsRedeploy ? null : (olds.latestDeployId ?? null));
@@ -210,180 +121,12 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(path(id)));
+    await deleteIgnoringNotFound(() => serviceApi.delete(ctx.client, id));
   },
 });
 
-// ---- finders ----
-/** What the program declared (inputs) or last recorded (outputs); both carry the declared keys. */
-type Declared = Partial<Omit<ServiceInputs, "type" | "region">> & { type?: string; region?: string | null };
-
-export function findService(ctx: Context, id: string): Promise<V1Service | undefined> {
-  return findOrUndefined(() => ctx.client.get(path(id), { schema: V1Service }));
-}
-
-const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
-
-/** The source keys whose new value the live service already has. */
-async function appliedEarlier(ctx: Context, id: string, source: Record<string, unknown>): Promise<string[]> {
-  const svc = await findService(ctx, id);
-  if (!svc) return [];
-  const live: Record<string, unknown> = { ...svc.source, sourceType: svc.source.type };
-  return Object.keys(source).filter((k) => k !== "installationId" && live[k] !== undefined && same(live[k], source[k]));
-}
-
-const setPreviews = (ctx: Context, id: string, enabled: boolean) => ctx.client.put(`${path(id)}/previews-enabled`, { enabled });
-
-/**
- * The live service as outputs. Only the env vars and secret files `declared` lists are reported:
- * linked keys and keys managed elsewhere are never drift. A blanked value (read-only key) keeps
- * the last known one.
- */
-async function readOutputs(
-  ctx: Context,
-  id: string,
-  declared: Declared,
-  pendingRedeploy: boolean,
-  pendingSinceDeployId: string | null = null,
-  importing = false,
-): Promise<ServiceOutputs | undefined> {
-  const svc = await findService(ctx, id);
-  if (!svc) return undefined;
-  let envVars: EnvVarItem[] | undefined;
-  if (importing) {
-    // An import adopts every variable the service holds, except those linked in from elsewhere,
-    // and every secret file.
-    const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
-    const own = live.filter((v) => !v.linked).map((v) => ({ key: v.key, value: v.value ?? "", scope: (v.scope ?? "ALL") as EnvVarItem["scope"], secret: v.secret }));
-    if (own.length) declared = { ...declared, envVars: own };
-    const files = await ctx.client.list(`${path(id)}/secret-files`, { item: V1SecretFile, query: { limit: 100 } });
-    if (files.length) declared = { ...declared, secretFiles: files.map((f) => ({ path: f.path, content: f.content ?? "" })).sort((a, b) => cmp(a.path, b.path)) };
-  }
-  if (declared.envVars !== undefined) {
-    const live = await ctx.client.list(`${path(id)}/env-vars`, { item: V1EnvVar, query: { limit: 100 } });
-    envVars = [];
-    for (const want of declared.envVars ?? []) {
-      const got = live.find((v) => v.key === want.key && !v.linked);
-      if (!got) continue;
-      const blanked = (got.value ?? "") === "" && want.value !== "" && got.secret;
-      envVars.push({ key: got.key, value: blanked ? want.value : (got.value ?? ""), scope: (got.scope ?? "ALL") as EnvVarItem["scope"], secret: got.secret });
-    }
-    envVars = normaliseEnvVars(envVars);
-  }
-  let secretFiles: SecretFileItem[] | undefined;
-  if (declared.secretFiles !== undefined) {
-    const live = await ctx.client.list(`${path(id)}/secret-files`, { item: V1SecretFile, query: { limit: 100 } });
-    secretFiles = [];
-    for (const want of declared.secretFiles ?? []) {
-      const got = live.find((f) => f.path === want.path);
-      if (!got) continue;
-      secretFiles.push({ path: got.path, content: (got.content ?? "") === "" ? want.content : got.content! });
-    }
-  }
-  let connection: ServiceOutputs["connection"] = null;
-  if (isDatabase(svc.type)) {
-    const c = await findOrUndefined(() => ctx.client.get(`${path(id)}/connection`, { schema: V1Connection }));
-    if (c) {
-      connection = {
-        scheme: c.scheme, host: c.host, port: c.port, database: c.database ?? null, username: c.username ?? null,
-        password: c.password || declared.dbPassword || null, url: c.url ?? null, externalUrl: c.externalUrl ?? null,
-      };
-    }
-  }
-  const deploy = await latestDeployIfAllowed(ctx, id);
-  // A pending redeploy is picked up by any newer deploy, whoever started it.
-  const pending = pendingRedeploy && (!pendingSinceDeployId || !deploy || deploy.id === pendingSinceDeployId);
-  return toOutputs(svc, declared, { envVars, secretFiles, connection, deployId: deploy?.id ?? null, deployStatus: deploy?.status ?? null, pending }, importing);
-}
-
-// ---- mappers ----
-function toOutputs(
-  s: V1Service,
-  declared: Declared,
-  live: { envVars?: EnvVarItem[]; secretFiles?: SecretFileItem[]; connection: ServiceOutputs["connection"]; deployId: string | null; deployStatus: string | null; pending: boolean },
-  importing = false,
-): ServiceOutputs {
-  const region = regionKeyOf(s.region);
-  const label = s.region && typeof s.region === "object" ? (s.region.label ?? null) : null;
-  // Optional settings the platform defaults are reported only when the program declares them, so
-  // an unset one is neither drift nor noise in a refresh.
-  // An import reports them all: the program that adopts the service may declare any of them.
-  const d = <T>(key: keyof ServiceInputs, value: T): T | undefined => (importing || declared[key] !== undefined ? value : undefined);
-  return compact({
-    environmentId: s.environmentId,
-    name: s.name,
-    type: s.type,
-    region,
-    regionLabel: label,
-    tier: d("tier", (s.tier ?? undefined) as ServiceInputs["tier"]),
-    sourceType: d("sourceType", (s.source.type ?? undefined) as ServiceInputs["sourceType"]),
-    repoFullName: s.source.repoFullName ?? undefined,
-    gitUrl: s.source.gitUrl ?? undefined,
-    image: s.source.image ?? undefined,
-    imageCommand: d("imageCommand", s.source.imageCommand ?? undefined),
-    installationId: declared.installationId,
-    branch: d("branch", s.source.branch ?? undefined),
-    rootDir: d("rootDir", s.source.rootDir ?? undefined),
-    monorepoStrategy: d("monorepoStrategy", (s.build.monorepoStrategy ?? undefined) as ServiceInputs["monorepoStrategy"]),
-    watchPaths: d("watchPaths", s.build.watchPaths ?? undefined),
-    port: d("port", s.port ?? undefined),
-    healthCheckPath: d("healthCheckPath", s.healthCheckPath ?? undefined),
-    buildCommand: d("buildCommand", s.build.buildCommand ?? undefined),
-    startCommand: d("startCommand", s.build.startCommand ?? undefined),
-    runtimeVersion: d("runtimeVersion", s.build.runtimeVersion ?? undefined),
-    staticOutputDir: d("staticOutputDir", s.build.staticOutputDir ?? undefined),
-    staticSpa: d("staticSpa", s.build.staticSpa ?? undefined),
-    subdomain: declared.subdomain,
-    schedule: s.cron?.schedule ?? undefined,
-    command: d("command", s.cron?.command ?? undefined),
-    envVars: live.envVars,
-    secretFiles: live.secretFiles,
-    dbName: declared.dbName,
-    dbUser: declared.dbUser,
-    dbPassword: declared.dbPassword,
-    connectionEnvName: declared.connectionEnvName,
-    injectConnectionUrl: declared.injectConnectionUrl,
-    suspended: declared.suspended === undefined ? undefined : s.suspension !== "NONE",
-    cronSuspended: declared.cronSuspended === undefined ? undefined : (s.cron?.suspended ?? false),
-    previewsEnabled: declared.previewsEnabled === undefined ? undefined : (s.previewsEnabled ?? false),
-    waitForDeploy: declared.waitForDeploy,
-    redeployOnChange: declared.redeployOnChange,
-    timeout: declared.timeout,
-    status: s.status,
-    health: s.health,
-    suspension: s.suspension,
-    url: s.url ?? null,
-    runtime: s.runtime ?? null,
-    framework: s.framework ?? null,
-    latestDeployId: live.deployId,
-    latestDeployStatus: live.deployStatus,
-    lastDeployedAt: s.lastDeployedAt ?? null,
-    pendingRedeploy: live.pending,
-    connection: live.connection,
-    createdAt: s.createdAt ?? null,
-  }) as ServiceOutputs;
-}
-
-/** region is left out: it is resolved by the platform when the program does not set it. */
-function toInputs(o: ServiceOutputs): ServiceInputs {
-  const keys = (Object.keys(serviceInputs.shape) as (keyof ServiceInputs)[]).filter((k) => k !== "region");
-  return compact(Object.fromEntries(keys.map((k) => [k, o[k] ?? undefined]))) as ServiceInputs;
-}
-
-function changedKeys(keys: readonly string[], olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (news[k] !== undefined && !same(olds[k], news[k])) out[k] = news[k];
-  return out;
-}
-
 /** A list property, or none while it is not known yet (preview). */
 const listOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-export function normaliseEnvVars(vars: EnvVarItem[]): EnvVarItem[] {
-  return [...vars].map((v) => ({ key: v.key, value: v.value, scope: v.scope ?? "ALL", secret: v.secret ?? false })).sort((a, b) => cmp(a.key, b.key));
-}
 
 /** Values that must never appear in an error: secret variables, secret files, the DB password. */
 function secretsOf(i: Partial<ServiceInputs>): string[] {

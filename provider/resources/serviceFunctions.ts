@@ -1,6 +1,7 @@
 // getService, getServiceConnection, getRegions and getPricing: described for schema.json and run by both adapters.
 import { z } from "zod";
-import { regionKeyOf, V1Connection, V1DeployLocation, V1PricingCatalog, V1Service } from "../api/services";
+import { catalogueApi, serviceApi } from "../api/endpoints/services";
+import { regionKeyOf } from "../api/services";
 import { defineFunction } from "../functions";
 import { id } from "./rules";
 
@@ -13,7 +14,7 @@ export const getService = defineFunction<{ serviceId: string }>("getService", {
     suspension: z.string(), url: z.string().nullable(), region: z.string().nullable(), tier: z.string().nullable(),
   }),
   async invoke(ctx, args) {
-    const s = await ctx.client.get(`/v1/services/${encodeURIComponent(args.serviceId)}`, { schema: V1Service });
+    const s = await serviceApi.get(ctx.client, args.serviceId);
     return {
       id: s.id, environmentId: s.environmentId, name: s.name, type: s.type, status: s.status, health: s.health,
       suspension: s.suspension, url: s.url ?? null, region: regionKeyOf(s.region), tier: s.tier ?? null,
@@ -34,7 +35,7 @@ export const getServiceConnection = defineFunction<{ serviceId: string }>("getSe
   }),
   secretOutputs: ["password", "url"],
   async invoke(ctx, args) {
-    const c = await ctx.client.get(`/v1/services/${encodeURIComponent(args.serviceId)}/connection`, { schema: V1Connection });
+    const c = await serviceApi.connection(ctx.client, args.serviceId);
     return {
       serviceId: args.serviceId, scheme: c.scheme, host: c.host, port: c.port, database: c.database ?? null, user: c.username ?? null,
       password: c.password ?? "", url: c.url ?? null, externalUrl: c.externalUrl ?? null,
@@ -49,7 +50,7 @@ export const getRegions = defineFunction("getRegions", {
     regions: z.array(z.object({ region: z.string(), label: z.string().nullable(), isDefault: z.boolean(), freeTier: z.boolean() })),
   }),
   async invoke(ctx) {
-    const regions = await ctx.client.list("/v1/regions", { item: V1DeployLocation });
+    const regions = await catalogueApi.regions(ctx.client);
     return { regions: regions.map((r) => ({ region: r.region, label: r.label ?? null, isDefault: r.isDefault, freeTier: r.freeTier })) };
   },
 });
@@ -74,7 +75,7 @@ export const getPricing = defineFunction("getPricing", {
     neverBilled: z.array(z.string()).describe("What is never billed."),
   }),
   async invoke(ctx) {
-    const p = await ctx.client.get("/v1/pricing", { schema: V1PricingCatalog });
+    const p = await catalogueApi.pricing(ctx.client);
     const numbers = (o: Record<string, unknown> | null | undefined) =>
       Object.fromEntries(Object.entries(o ?? {}).filter((e): e is [string, number] => typeof e[1] === "number"));
     return {

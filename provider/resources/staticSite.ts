@@ -2,9 +2,10 @@
 // §2.6, §4.9). check hashes the content, so a preview shows an update exactly when a file changed;
 // create publishes a new site, later content goes out as a static deploy in place, on the same URL.
 import { z } from "zod";
-import { V1Deploy, V1Service } from "../api/services";
+import { deployApi, serviceApi } from "../api/endpoints/services";
+import { staticSiteApi } from "../api/endpoints/staticSites";
+import type { V1Deploy, V1Service } from "../api/services";
 import { NotFoundError, PermissionDeniedError } from "../client";
-import { V1StaticSite } from "../api/staticSites";
 import {
   checkWith, compact, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
   isImport, isUnknown, ResourceInitError, same,
@@ -106,9 +107,9 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
     // What would refuse the publish is found before an upload is reserved for it.
     if (inputs.environmentId) await publishable(ctx, inputs.environmentId, inputs.name);
     const uploadId = await uploadArtifact(ctx, what, artifactOf(inputs.path));
-    const published = await ctx.client.create("/v1/static-sites", compact({
+    const published = await staticSiteApi.publish(ctx.client, compact({
       uploadId, environmentId: inputs.environmentId, name: inputs.name, indexPath: inputs.indexPath, spaFallback: inputs.spaFallback,
-    }), { schema: V1StaticSite, own: (made) => made.site.id, exists: async (made) => !!(await findSite(ctx, made.site.id)) });
+    }), { own: (made) => made.site.id, exists: async (made) => !!(await findSite(ctx, made.site.id)) });
     const site = published.site;
     ctx.log(`${site.name}: published as service ${site.id}; deploy ${published.deploy.id} queued`);
     try {
@@ -146,13 +147,12 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 
   // ---- update ----
   async update(ctx, id, olds, news) {
-    const site = path(id);
     let deployId = olds.deployId ?? null;
-    if (news.name !== undefined && news.name !== olds.name) await ctx.client.patch(site, { name: news.name }, { schema: V1Service });
+    if (news.name !== undefined && news.name !== olds.name) await serviceApi.patch(ctx.client, id, { name: news.name });
     const name = news.name ?? olds.name;
     if (CONTENT_KEYS.some((k) => news[k] !== olds[k])) {
       const uploadId = await uploadArtifact(ctx, name, artifactOf(news.path));
-      const deploy = await ctx.client.create(`${site}/static-deploys`, { uploadId, indexPath: news.indexPath, spaFallback: news.spaFallback }, { schema: V1Deploy });
+      const deploy = await staticSiteApi.deploy(ctx.client, id, { uploadId, indexPath: news.indexPath, spaFallback: news.spaFallback });
       ctx.log(`${name}: deploy ${deploy.id} queued to replace the content in place`);
       try {
         await waitForDeploy(ctx, name, deploy.id, { timeoutMs: timeoutOf(news) });
@@ -170,7 +170,7 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 
   // ---- delete ----
   async delete(ctx, id) {
-    await deleteIgnoringNotFound(() => ctx.client.delete(path(id)));
+    await deleteIgnoringNotFound(() => serviceApi.delete(ctx.client, id));
   },
 });
 
@@ -179,13 +179,13 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
 async function publishable(ctx: Context, environmentId: string, name: string | undefined): Promise<void> {
   if (!(await findEnvironment(ctx, environmentId))) throw new Error(`environmentId: no environment ${environmentId} (or the API key cannot see it)`);
   if (name === undefined) return;
-  const taken = (await ctx.client.list(`/v1/environments/${encodeURIComponent(environmentId)}/services`, { item: V1Service }))
+  const taken = (await serviceApi.listIn(ctx.client, environmentId))
     .find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (taken) throw new Error(`name: environment ${environmentId} already has a service named '${taken.name}' (${taken.id}); names are unique in an environment`);
 }
 
 export function findSite(ctx: Context, id: string): Promise<V1Service | undefined> {
-  return findOrUndefined(() => ctx.client.get(path(id), { schema: V1Service }));
+  return findOrUndefined(() => serviceApi.get(ctx.client, id));
 }
 
 /**
@@ -196,7 +196,7 @@ export function findSite(ctx: Context, id: string): Promise<V1Service | undefine
 export async function contentDeploy(ctx: Context, id: string): Promise<V1Deploy | undefined> {
   let seenLive = false;
   try {
-    for await (const d of ctx.client.paginate(`${path(id)}/deploys`, { item: V1Deploy })) {
+    for await (const d of deployApi.each(ctx.client, id)) {
       // Newest first: the first RUNNING deploy is live; the ones it replaced went live before it.
       if (!seenLive && d.status !== "RUNNING") continue;
       if (seenLive && d.status !== "RUNNING" && d.status !== "REPLACED") continue;
@@ -209,7 +209,6 @@ export async function contentDeploy(ctx: Context, id: string): Promise<V1Deploy 
   return undefined;
 }
 
-const path = (id: string) => `/v1/services/${encodeURIComponent(id)}`;
 
 /** The `path` an import records (and its generated code shows) until the program gives the real one. */
 export const IMPORTED_PATH = "<set path to the directory, .zip or .html file this site publishes>";

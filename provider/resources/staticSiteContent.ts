@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { zipSync } from "fflate";
 import { request } from "undici";
-import { V1StaticUpload } from "../api/staticSites";
+import { staticSiteApi } from "../api/endpoints/staticSites";
 import type { Context } from "./framework";
 
 export type PathKind = "directory" | "zip" | "html";
@@ -122,7 +122,7 @@ export function artifactOf(path: string): Artifact {
  * names (no API key: the URL is the credential). Returns the upload id to publish.
  */
 export async function uploadArtifact(ctx: Context, what: string, a: Artifact): Promise<string> {
-  const u = await ctx.client.post("/v1/static-uploads", { filename: a.filename, contentType: a.contentType, sizeBytes: a.bytes.length }, { schema: V1StaticUpload });
+  const u = await staticSiteApi.reserveUpload(ctx.client, { filename: a.filename, contentType: a.contentType, sizeBytes: a.bytes.length });
   if (u.maxBytes && a.bytes.length > u.maxBytes) {
     throw new Error(`path: ${what}: the content is ${a.bytes.length} bytes; the platform takes uploads of at most ${u.maxBytes} bytes`);
   }

@@ -1,8 +1,8 @@
 // getBucket and getStorageAccessKeys: described for schema.json and run by both adapters.
 import { z } from "zod";
-import { V1StorageAccessKey, V1StorageBucket } from "../api/storage";
+import { accessKeyApi, bucketApi } from "../api/endpoints/storage";
 import { defineFunction } from "../functions";
-import { bucketOutputs, bucketsPath, readCors, readPolicy } from "./bucket";
+import { bucketOutputs, readCors, readPolicy } from "./bucket";
 import { canonicalPolicy, normaliseRules } from "./bucketRules";
 
 export const getBucket = defineFunction<{ name: string; region?: string; workspaceId?: string }>("getBucket", {
@@ -16,7 +16,7 @@ export const getBucket = defineFunction<{ name: string; region?: string; workspa
   outputs: bucketOutputs.omit({ forceDestroy: true }).extend({ id: z.string().describe("The bucket's name.") }),
   async invoke(ctx, args) {
     const workspaceId = args.workspaceId ?? (await ctx.workspaceId());
-    const all = await ctx.client.list(bucketsPath(workspaceId), { query: { region: args.region }, item: V1StorageBucket });
+    const all = await bucketApi.list(ctx.client, workspaceId, args.region);
     const b = all.find((x) => x.name === args.name);
     if (!b) throw new Error(`getBucket: no bucket named ${args.name} in ${args.region ? `region ${args.region}` : "the workspace's default region"} of workspace ${workspaceId}`);
     const loc = { workspaceId, region: b.region ?? args.region ?? "" };
@@ -53,7 +53,7 @@ export const getStorageAccessKeys = defineFunction<{ workspaceId?: string }>("ge
   }),
   async invoke(ctx, args) {
     const workspaceId = args.workspaceId ?? (await ctx.workspaceId());
-    const keys = await ctx.client.list(`/v1/workspaces/${encodeURIComponent(workspaceId)}/storage/access-keys`, { item: V1StorageAccessKey });
+    const keys = await accessKeyApi.list(ctx.client, workspaceId);
     return {
       keys: keys.map((k) => ({ id: k.id, name: k.name ?? null, accessKeyId: k.accessKeyId, createdAt: k.createdAt ?? null, updatedAt: k.updatedAt ?? null })),
     };

@@ -3,7 +3,8 @@
 // one fails with an explanation of what to do instead.
 import { z } from "zod";
 import { ConflictError } from "../client";
-import { V1Suppression } from "../api/mail";
+import { suppressionApi } from "../api/endpoints/mail";
+import type { V1Suppression } from "../api/mail";
 import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, isImport } from "./framework";
 import { id } from "./rules";
 
@@ -48,7 +49,7 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
   // ---- create ----
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
-    const s = await ctx.client.post("/v1/suppressions", { address: inputs.address }, { schema: V1Suppression, query: { workspaceId } });
+    const s = await suppressionApi.create(ctx.client, workspaceId, inputs.address);
     return { id: s.address, outs: toOutputs(s, workspaceId) };
   },
 
@@ -70,7 +71,7 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
     // Without a workspace (older state), no workspaceId is sent: the key's own, where the create put it.
     try {
       await deleteIgnoringNotFound(() =>
-        ctx.client.delete(`/v1/suppressions/${encodeURIComponent(olds.address ?? address)}`, { query: { workspaceId: olds.workspaceId ?? fromId } }),
+        suppressionApi.delete(ctx.client, olds.workspaceId ?? fromId, olds.address ?? address),
       );
     } catch (err) {
       if (err instanceof ConflictError) {
@@ -87,7 +88,7 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
 // ---- finders ----
 export async function findSuppression(ctx: Context, address: string, workspaceId?: string): Promise<V1Suppression | undefined> {
   const wanted = address.toLowerCase();
-  for await (const s of ctx.client.paginate("/v1/suppressions", { item: V1Suppression, query: { workspaceId }, pageSize: 100 })) {
+  for await (const s of suppressionApi.each(ctx.client, workspaceId)) {
     if (s.address.toLowerCase() === wanted) return s;
   }
   return undefined;

@@ -1,44 +1,12 @@
 // The emulator's module layout: no import circles (value and type imports alike), and the layers
 // point one way: models never import routes (or the GraphQL surface that sits beside them).
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { importGraph } from "../support/imports";
 
 const ROOT = resolve(__dirname, "../../emulator");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return sources(full);
-    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [full] : [];
-  });
-}
-
-// `import x from`, `import type {..} from`, `export {..} from`, `export * from`, bare `import "x"`,
-// dynamic `import("x")` and `require("x")`; comments are stripped first.
-const SPECIFIERS = [
-  /\b(?:import|export)\s+(?:type\s+)?[^;'"]*?\bfrom\s*["']([^"']+)["']/g,
-  /\bimport\s*["']([^"']+)["']/g,
-  /\b(?:import|require)\s*\(\s*["']([^"']+)["']\s*\)/g,
-];
-
-function importsOf(file: string, known: Set<string>): string[] {
-  const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'])\/\/.*$/gm, "$1");
-  const out = new Set<string>();
-  for (const re of SPECIFIERS) {
-    for (const m of text.matchAll(re)) {
-      const spec = m[1];
-      if (!spec.startsWith(".")) continue;
-      const base = resolve(dirname(file), spec);
-      const target = [`${base}.ts`, join(base, "index.ts")].find((f) => known.has(f));
-      if (!target) throw new Error(`${relative(ROOT, file)} imports ${spec}, which is not an emulator source file`);
-      out.add(target);
-    }
-  }
-  return [...out];
-}
-
-const files = sources(ROOT);
-const graph = new Map(files.map((f) => [f, importsOf(f, new Set(files))]));
+const graph = new Map([...importGraph(ROOT)].map(([f, i]) => [f, i.local]));
+const files = [...graph.keys()];
 const rel = (f: string) => relative(ROOT, f);
 
 /** Every cycle's member list (Tarjan's strongly connected components of more than one file, or a self-import). */
