@@ -39,7 +39,7 @@ const web = new cloud.Service("web", {
   envVars: [
     { key: "APP_ORIGIN", value: origin },
     { key: "UPLOADS_BUCKET", value: uploads.name },
-    { key: "UPLOADS_ENDPOINT", value: uploads.endpoint },
+    { key: "UPLOADS_ENDPOINT", value: uploads.endpoint.apply((e) => e ?? "") },
     { key: "MAIL_FROM", value: pulumi.interpolate`hello@${mail.mailDomain.name}` },
     { key: "SESSION_SECRET", value: config.getSecret("sessionSecret") ?? pulumi.secret("change-me-in-stack-config"), secret: true },
   ],
