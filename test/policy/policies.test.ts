@@ -1,0 +1,47 @@
+// Every policy of the pack, pass and fail, on both SDKs' type tokens, through @pulumi/policy's own
+// validation arguments (no CLI).
+import { cloudPlatformPolicies } from "../../policy";
+import { resourceArgs, runResource, runStack, SDKS, stackArgs } from "./args";
+import { resourceCases, stackCases } from "./cases";
+
+const all = cloudPlatformPolicies();
+const named = (key: string) => `cloudplatform-${key}`;
+
+describe.each(SDKS)("resource policies (%s SDK)", (sdk) => {
+  test.each(resourceCases.map((c) => [`${c.policy} ${c.fails ? "fails" : "passes"}: ${c.kind} ${JSON.stringify(c.props).slice(0, 90)}`, c] as const))("%s", async (_, c) => {
+    const violations = await runResource(all, resourceArgs(c.kind, "b", c.props, sdk, c.config));
+    // Every other policy passes the case too: each case is about one policy.
+    const others = Object.keys(violations).filter((p) => p !== named(c.policy));
+    expect(others).toEqual([]);
+    if (!c.fails) {
+      expect(violations).toEqual({});
+    } else {
+      expect(violations[named(c.policy)]).toHaveLength(1);
+      expect(violations[named(c.policy)][0].message).toContain(c.fails);
+      // The CLI shows the message: it names the property to change.
+      expect(violations[named(c.policy)][0].message).toMatch(/Remediation: .*`\w+`/);
+    }
+  });
+});
+
+describe.each(SDKS)("stack policies (%s SDK)", (sdk) => {
+  test.each(stackCases.map((c) => [`${c.policy} ${c.fails ? "fails" : "passes"}: ${c.title}`, c] as const))("%s", async (_, c) => {
+    const args = stackArgs(c.resources, sdk, c.config);
+    const violations = await runStack(all, args);
+    expect(Object.keys(violations).filter((p) => p !== named(c.policy))).toEqual([]);
+    if (!c.fails) {
+      expect(violations).toEqual({});
+    } else {
+      const [v, ...rest] = violations[named(c.policy)];
+      expect(rest).toEqual([]);
+      expect(v.message).toContain(c.fails);
+      expect(v.message).toMatch(/Remediation: .*`\w+`/);
+      expect(v.urn).toBe(args.resources.find((r) => r.name === c.about)!.urn);
+    }
+  });
+});
+
+test("resources of other providers are not looked at", async () => {
+  const args = resourceArgs("Bucket", "b", { visibility: "PUBLIC_READ" });
+  expect(await runResource(all, { ...args, type: "aws:s3/bucket:Bucket" })).toEqual({});
+});
