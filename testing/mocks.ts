@@ -82,11 +82,11 @@ export async function setCloudPlatformMocks(opts: CloudPlatformMocksOptions = {}
     const def = functions[name];
     if (!def) throw new Error(`cloudplatform: unknown function ${token}`);
     const parsed = def.inputs.safeParse(args ?? {});
-    if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")}`);
+    if (!parsed.success) throw failure(`${name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`).join("; ")}`);
     const given = opts.functions?.[name] ?? opts.functions?.[token];
     const found = given === undefined ? fromMade(name, parsed.data) : typeof given === "function" ? await given(parsed.data) : Array.isArray(given) ? given.find((o) => matches(name, o, parsed.data)) : given;
     if (!found) {
-      throw new Error(`${name}(${JSON.stringify(parsed.data)}): no answer; declare it in setCloudPlatformMocks({ functions: { ${name}: ... } })`);
+      throw failure(`${name}(${JSON.stringify(parsed.data)}): no answer; declare it in setCloudPlatformMocks({ functions: { ${name}: ... } })`);
     }
     // Every output the function declares is there, null when the answer leaves it out.
     return { ...Object.fromEntries(Object.keys(def.outputs.shape).map((k) => [k, null])), ...found };
@@ -110,11 +110,14 @@ export async function setCloudPlatformMocks(opts: CloudPlatformMocksOptions = {}
           return opts.others.newResource(args);
         }
         const identity = `${project}/${stack}/cloudplatform:${kind}::${args.name}`;
-        const inputs = await checkInputs(args.type, args.name, args.inputs, identity);
+        const { plain, secret } = unwrapSecrets(args.inputs);
+        const inputs = await checkInputs(args.type, args.name, plain, identity);
         const id = args.id || idOf(kind, identity, inputs);
         const outputs = outputsOf(kind, id, inputs, world);
         made.push({ kind, id, outputs, name: args.name, type: args.type });
-        return { id, state: outputs };
+        // A secret input stays secret in the outputs.
+        const state = { ...outputs, ...Object.fromEntries(secret.filter((k) => k in outputs).map((k) => [k, { [SIG]: SECRET, value: outputs[k] }])) };
+        return { id, state };
       },
       async call(args) {
         if (args.token.startsWith("cloudplatform:")) return answer(args.token, args.inputs) as Promise<Record<string, unknown>>;
@@ -128,6 +131,19 @@ export async function setCloudPlatformMocks(opts: CloudPlatformMocksOptions = {}
   return { made: () => [...made] };
 }
 
+/** An error as the engine sends it: the runtime reads an invoke's error from `details`. */
+const failure = (message: string) => Object.assign(new Error(message), { details: message });
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+const isSecretValue = (v: unknown): v is { value: unknown } => !!v && typeof v === "object" && (v as Record<string, unknown>)[SIG] === SECRET;
+/** Inputs with secrets unwrapped (check sees plain values), and the top-level keys that were secret. */
+function unwrapSecrets(inputs: Record<string, unknown>): { plain: Record<string, unknown>; secret: string[] } {
+  const unwrap = (v: unknown): unknown =>
+    isSecretValue(v) ? unwrap(v.value) : Array.isArray(v) ? v.map(unwrap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrap(x)])) : v;
+  return { plain: unwrap(inputs) as Record<string, unknown>, secret: Object.keys(inputs).filter((k) => isSecretValue(inputs[k])) };
+}
+
 /** Own ids by function: getProject's projectId is the project's id. */
 const OWN_ID: Record<string, string> = { getProject: "projectId", getEnvironment: "environmentId", getService: "serviceId", getMailDomain: "domainId" };
 function matches(fn: string, o: Record<string, unknown>, args: Record<string, unknown>): boolean {
@@ -137,4 +153,21 @@ function matches(fn: string, o: Record<string, unknown>, args: Record<string, un
 /** Removes the function answers installed by setCloudPlatformMocks (the runtime's mocks stay until set again). */
 export function clearCloudPlatformMocks(): void {
   delete (globalThis as { [FUNCTION_ANSWERS]?: FunctionAnswers })[FUNCTION_ANSWERS];
+}
+
+/**
+ * Why the engine refused `resource` (check's message), or undefined when it registered. Every
+ * output of a refused resource fails with the same error; this takes them all, so a test that
+ * expects the failure does not end with unhandled rejections.
+ */
+export async function registrationError(resource: pulumi.Resource): Promise<string | undefined> {
+  const outputs = Object.values(resource).filter((v): v is pulumi.Output<unknown> => pulumi.Output.isInstance(v));
+  for (const o of outputs) {
+    const impl = o as unknown as { isKnown: Promise<boolean>; isSecret: Promise<boolean> };
+    impl.isKnown.catch(() => undefined);
+    impl.isSecret.catch(() => undefined);
+  }
+  const results = await Promise.allSettled(outputs.map((o) => (o as unknown as { promise(): Promise<unknown> }).promise()));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  return failed ? String(failed.reason?.message ?? failed.reason) : undefined;
 }
