@@ -5,7 +5,7 @@ import type {
   EnforcementLevel, Policy, PolicyConfigSchema, PolicyResource, ReportViolation, ResourceValidationArgs,
   ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy,
 } from "@pulumi/policy";
-import { kindOf } from "./resources";
+import { isUnknownValueError, kindOf } from "./resources";
 
 /** How one policy is set: a level, or its settings with an optional level. */
 export type PolicySetting<S = {}> = "mandatory" | "advisory" | "disabled" | (Partial<S> & { enforcementLevel?: EnforcementLevel });
@@ -56,6 +56,19 @@ function settingsOf<S extends object>(def: GuardPolicy<S>, given: object, fromEn
 
 const withRemediation = (def: GuardPolicy<any>, message: string) => `${message}\nRemediation: ${def.remediation}`;
 
+/**
+ * A policy whose values are not known yet (a preview, where they come from other resources) finds
+ * nothing: it runs again on the known values of the stack once `up` has made them.
+ */
+function unlessUnknown<T>(validate: () => T[]): T[] {
+  try {
+    return validate();
+  } catch (e) {
+    if (isUnknownValueError(e)) return [];
+    throw e;
+  }
+}
+
 export function toPolicy<S extends object>(def: GuardPolicy<S>, level: EnforcementLevel, given: object): ResourceValidationPolicy | StackValidationPolicy {
   const base: Policy = {
     name: def.name,
@@ -72,7 +85,7 @@ export function toPolicy<S extends object>(def: GuardPolicy<S>, level: Enforceme
         const kind = kindOf(args.type);
         if (!kind || !def.reads[kind]) return;
         const settings = settingsOf(def, given, () => args.getConfig());
-        for (const m of validate({ kind, name: args.name, urn: args.urn, props: args.props }, settings)) report(withRemediation(def, m));
+        for (const m of unlessUnknown(() => validate({ kind, name: args.name, urn: args.urn, props: args.props }, settings))) report(withRemediation(def, m));
       },
     };
   }
@@ -81,7 +94,7 @@ export function toPolicy<S extends object>(def: GuardPolicy<S>, level: Enforceme
     ...base,
     validateStack: (args: StackValidationArgs, report: ReportViolation) => {
       const settings = settingsOf(def, given, () => args.getConfig());
-      for (const v of validate(args.resources, settings)) report(withRemediation(def, v.message), v.urn);
+      for (const v of unlessUnknown(() => validate(args.resources, settings))) report(withRemediation(def, v.message), v.urn);
     },
   };
 }

@@ -28,3 +28,16 @@ export function ancestorOf(r: PolicyResource, kind: string): PolicyResource | un
 }
 
 export const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/** True for @pulumi/policy's error on reading a value a preview does not know yet. */
+export const isUnknownValueError = (e: unknown) => e instanceof Error && e.constructor.name === "UnknownValueError";
+
+/** `read()`, or `fallback` when it reads a value the preview does not know yet (computed from another resource). */
+export function known<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (isUnknownValueError(e)) return fallback;
+    throw e;
+  }
+}

@@ -6,7 +6,7 @@ import { DMARC_VALUE_RULE, fqdnOf, normaliseType, unquoteTxt } from "../provider
 import { normaliseDomain } from "../provider/resources/dnsZone";
 import { duplicateKeys } from "../provider/resources/serviceSchema";
 import type { GuardPolicy } from "./guard";
-import { ancestorOf, dependsOn, kindOf, label, list } from "./resources";
+import { ancestorOf, dependsOn, kindOf, known, label, list } from "./resources";
 
 const ofKind = (rs: PolicyResource[], kind: string) => rs.filter((r) => kindOf(r.type) === kind);
 const dependsOnUrn = (r: PolicyResource, property: string, urn: string) => (r.propertyDependencies?.[property] ?? []).some((d) => d.urn === urn);
@@ -26,11 +26,11 @@ export const freeTierInProduction: GuardPolicy<FreeTierSettings> = {
   configSchema: { environments: { type: "array", items: { type: "string" } } },
   validateStack(resources, s) {
     const names = new Set(s.environments.map((e) => e.toLowerCase()));
-    return ofKind(resources, "Service").flatMap((svc) => {
+    return ofKind(resources, "Service").flatMap((svc) => known(() => {
       if (svc.props.tier !== "FREE") return [];
-      const env = dependsOn(svc, "environmentId", "Environment").find((e) => typeof e.props.name === "string" && names.has(e.props.name.toLowerCase()));
+      const env = dependsOn(svc, "environmentId", "Environment").find((e) => known(() => typeof e.props.name === "string" && names.has(e.props.name.toLowerCase()), false));
       return env ? [{ urn: svc.urn, message: `Service ${label(svc)} is on the FREE tier in environment '${env.props.name}'.` }] : [];
-    });
+    }, []));
   },
 };
 
@@ -49,25 +49,35 @@ export const domainVerification: GuardPolicy = {
       const verifications = ofKind(resources, verification);
       return ofKind(resources, kind).flatMap((d) => {
         if (ancestorOf(d, component) || verifications.some((v) => dependsOnUrn(v, "domainId", d.urn))) return [];
-        const domain = kind === "CustomDomain" ? d.props.domain : d.props.name;
+        const domain = known(() => (kind === "CustomDomain" ? d.props.domain : d.props.name), "a domain not known yet");
         return [{ urn: d.urn, message: `${kind} ${label(d)} (${domain}) has no ${verification} and is not part of a ${component}.` }];
       });
     });
   },
 };
 
-/** The full names of the DMARC records the stack declares: TXT records named _dmarc.* holding v=DMARC1. */
-function dmarcNames(resources: PolicyResource[]): Set<string> {
+/**
+ * The full names of the DMARC records the stack declares: TXT records named _dmarc.* holding
+ * v=DMARC1; `uncertain` when some record is not known yet (computed from another resource).
+ */
+function dmarcNames(resources: PolicyResource[]): { names: Set<string>; uncertain: boolean } {
   const out = new Set<string>();
+  let uncertain = false;
   const add = (owner: PolicyResource, rec: { name?: unknown; type?: unknown; content?: unknown }) => {
     if (typeof rec.name !== "string" || typeof rec.type !== "string" || typeof rec.content !== "string") return;
     if (normaliseType(rec.type) !== "TXT" || !DMARC_VALUE_RULE.test(unquoteTxt(rec.content))) return;
-    const zones = dependsOn(owner, "zoneId", "DnsZone").map((z) => z.props.name).filter((n): n is string => typeof n === "string");
+    const zones = dependsOn(owner, "zoneId", "DnsZone").map((z) => known(() => z.props.name, undefined)).filter((n): n is string => typeof n === "string");
     for (const zone of zones.length ? zones : [""]) out.add(fqdnOf(rec.name, zone));
   };
-  for (const r of ofKind(resources, "DnsRecord")) add(r, r.props);
-  for (const set of ofKind(resources, "DnsRecordSet")) for (const rec of list<Record<string, unknown>>(set.props.records)) add(set, rec ?? {});
-  return out;
+  const attempt = (read: () => void) => {
+    if (!known(() => (read(), true), false)) uncertain = true;
+  };
+  for (const r of ofKind(resources, "DnsRecord")) attempt(() => add(r, { name: r.props.name, type: r.props.type, content: r.props.content }));
+  for (const set of ofKind(resources, "DnsRecordSet")) {
+    for (const rec of known(() => list<Record<string, unknown>>(set.props.records), [])) attempt(() => add(set, { name: rec?.name, type: rec?.type, content: rec?.content }));
+    attempt(() => set.props.records);
+  }
+  return { names: out, uncertain };
 }
 
 export const mailDmarc: GuardPolicy = {
@@ -79,8 +89,8 @@ export const mailDmarc: GuardPolicy = {
   reads: { MailDomain: ["name"], VerifiedMailDomain: ["publishOptional"], DnsRecord: ["name", "type", "content", "zoneId"], DnsRecordSet: ["records", "zoneId"], DnsZone: ["name"] },
   defaults: {},
   validateStack(resources) {
-    const published = dmarcNames(resources);
-    return ofKind(resources, "MailDomain").flatMap((d) => {
+    const { names: published, uncertain } = dmarcNames(resources);
+    return ofKind(resources, "MailDomain").flatMap((d) => known(() => {
       const component = ancestorOf(d, "VerifiedMailDomain");
       // A VerifiedMailDomain publishes DMARC unless publishOptional is false.
       if (component && component.props.publishOptional !== false) return [];
@@ -88,8 +98,10 @@ export const mailDmarc: GuardPolicy = {
       const labels = normaliseDomain(d.props.name).split(".");
       // The domain's own record, or one of a parent domain (not the bare TLD).
       for (let i = 0; i < labels.length - 1; i++) if (published.has(`_dmarc.${labels.slice(i).join(".")}`)) return [];
+      // A record not known yet may be the one.
+      if (uncertain) return [];
       return [{ urn: d.urn, message: `MailDomain ${label(d)} (${d.props.name}) has no DMARC record at _dmarc.${normaliseDomain(d.props.name)}.` }];
-    });
+    }, []));
   },
 };
 
@@ -103,7 +115,7 @@ export const uniqueEnvVarKeys: GuardPolicy = {
   defaults: {},
   validateStack(resources) {
     const envVars = ofKind(resources, "EnvVar");
-    return ofKind(resources, "Service").flatMap((svc) => {
+    return ofKind(resources, "Service").flatMap((svc) => known(() => {
       const own = envVars.filter((v) => dependsOnUrn(v, "serviceId", svc.urn));
       const keys = [
         ...list<{ key?: unknown }>(svc.props.envVars).map((v) => v?.key),
@@ -116,6 +128,6 @@ export const uniqueEnvVarKeys: GuardPolicy = {
         ];
         return { urn: svc.urn, message: `Service ${label(svc)} declares ${key} more than once: ${where.join(", ")}.` };
       });
-    });
+    }, []));
   },
 };
