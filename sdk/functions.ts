@@ -2,6 +2,7 @@
 // provider: `cloudplatform:*` stack config, then CLOUDPLATFORM_* environment variables.
 import * as pulumi from "@pulumi/pulumi";
 import { makeContext, resolveConfig } from "../provider/config";
+import type { FunctionDefinition } from "../provider/functions";
 import type { Context } from "../provider/resources/framework";
 
 let shared: Context | undefined;
@@ -11,6 +12,16 @@ export function functionContext(): Context {
   // runtime.getConfig reads a secret value without the plain-text warning Config.get gives.
   shared ??= makeContext(resolveConfig((k) => pulumi.runtime.getConfig(k)), {}, (m) => pulumi.log.info(m));
   return shared;
+}
+
+/** Where a stand-in for the platform's answers is installed (pulumi-cloudplatform/testing/mocks); global, so copies of the package share it. */
+export const FUNCTION_ANSWERS = Symbol.for("pulumi-cloudplatform.functionAnswers");
+export type FunctionAnswers = (token: string, args: object) => Promise<unknown>;
+
+/** Runs a function against the platform, or asks the installed stand-in (unit tests with mocks). */
+export function invokeFunction<A extends object, R>(def: FunctionDefinition<A, R>, args: A): Promise<R> {
+  const answers = (globalThis as { [FUNCTION_ANSWERS]?: FunctionAnswers })[FUNCTION_ANSWERS];
+  return answers ? (answers(def.token, args) as Promise<R>) : def.invoke(functionContext(), args);
 }
 
 /**

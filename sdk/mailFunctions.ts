@@ -2,17 +2,17 @@
 // provider's own implementations in the program's process.
 import { getMailDomain as mailDomain, getMailLimits as mailLimits } from "../provider/resources/mailDomain";
 import { getDnsZone as dnsZone } from "../provider/resources/dnsZone";
-import { functionContext, outputForm } from "./functions";
+import { invokeFunction, outputForm } from "./functions";
 import type { GetDnsZoneArgs, GetDnsZoneResult, GetMailDomainArgs, GetMailDomainResult, GetMailLimitsArgs, GetMailLimitsResult } from "./types";
 
 /** Looks up a sending domain by id or name: its status, records to publish, zone and quota. */
-export const getMailDomain = (args: GetMailDomainArgs): Promise<GetMailDomainResult> => mailDomain.invoke(functionContext(), args);
+export const getMailDomain = (args: GetMailDomainArgs): Promise<GetMailDomainResult> => invokeFunction(mailDomain, args);
 export const getMailDomainOutput = outputForm(getMailDomain);
 
 /** Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it. */
-export const getDnsZone = (args: GetDnsZoneArgs): Promise<GetDnsZoneResult> => dnsZone.invoke(functionContext(), args);
+export const getDnsZone = (args: GetDnsZoneArgs): Promise<GetDnsZoneResult> => invokeFunction(dnsZone, args);
 export const getDnsZoneOutput = outputForm(getDnsZone);
 
 /** The email API's limits: static limits, the key's send rate, each sending domain's daily quota. */
-export const getMailLimits = (args: GetMailLimitsArgs = {}): Promise<GetMailLimitsResult> => mailLimits.invoke(functionContext(), args);
+export const getMailLimits = (args: GetMailLimitsArgs = {}): Promise<GetMailLimitsResult> => invokeFunction(mailLimits, args);
 export const getMailLimitsOutput = outputForm(getMailLimits);

@@ -4,6 +4,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 
 export const CORS_METHODS = ["GET", "PUT", "POST", "DELETE", "HEAD"] as const;
+/** Methods that only read: what a rule open to any origin ('*') should be limited to. */
+export const READ_ONLY_CORS_METHODS = ["GET", "HEAD"] as const;
+export const isWildcardOrigin = (origin: string) => origin.trim() === "*";
+/** The methods of a rule open to any origin that do more than read (none when the rule names its origins). */
+export function writeMethodsOpenToAnyOrigin(rule: { allowedMethods?: string[]; allowedOrigins?: string[] }): string[] {
+  if (!(rule.allowedOrigins ?? []).some(isWildcardOrigin)) return [];
+  return normaliseRules([rule])[0].allowedMethods.filter((m) => !(READ_ONLY_CORS_METHODS as readonly string[]).includes(m));
+}
 
 export const corsRule = z.object({
   allowedMethods: z.array(

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type DnsRecordBody, dnsRecordApi } from "../api/endpoints/dns";
 import type { V1DnsRecord } from "../api/dns";
 import {
-  isAbsolute, normaliseContent, normaliseName, normaliseRecord, normaliseType, RECORD_TYPES, type RecordSpec, recordRules,
+  isAbsolute, normaliseContent, normaliseName, normaliseRecord, normaliseType, RECORD_TYPES, type RecordSpec, recordRules, TTL_RANGE,
 } from "./dnsRecordRules";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
@@ -21,7 +21,8 @@ export const recordFields = {
   type: z.string({ error: "must be a string" }).describe(`Record type: ${RECORD_TYPES.join(", ")} (case is ignored).`),
   content: z.string({ error: "must be a string" }).min(1, "must not be empty").max(4096, "must be at most 4096 characters")
     .describe("The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot."),
-  ttl: z.number({ error: "must be a number of seconds" }).int("must be an integer").min(60, "must be at least 60 seconds").max(86_400, "must be at most 86400 seconds")
+  ttl: z.number({ error: "must be a number of seconds" }).int("must be an integer")
+    .min(TTL_RANGE.min, `must be at least ${TTL_RANGE.min} seconds`).max(TTL_RANGE.max, `must be at most ${TTL_RANGE.max} seconds`)
     .describe("Time to live in seconds. Default: the platform's (3600).").optional(),
   priority: z.number({ error: "must be a number" }).int("must be an integer").min(0, "must be between 0 and 65535").max(65_535, "must be between 0 and 65535")
     .describe("Priority, for MX and SRV records only. Default 10 for MX.").optional(),

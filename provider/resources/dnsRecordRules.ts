@@ -7,6 +7,11 @@ import { normaliseDomain } from "./dnsZone";
 import type { CheckFailure, Rule } from "./framework";
 
 // ---- normalisation ----
+/** The TTLs the platform accepts, in seconds (check, and the policy pack's bounds). */
+export const TTL_RANGE = { min: 60, max: 86_400 } as const;
+/** A DMARC policy record's value (published at `_dmarc.<domain>`). */
+export const DMARC_VALUE_RULE = /^v=DMARC1(;|\s|$)/i;
+
 export const RECORD_TYPES = ["A", "AAAA", "ALIAS", "CAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const;
 const HOST_TYPES = new Set(["CNAME", "ALIAS", "NS", "MX"]);
 
@@ -25,6 +30,14 @@ export function normaliseName(name: string, zoneName?: string): string {
   if (n === zone) return "@";
   if (n.endsWith(`.${zone}`)) return n.slice(0, -zone.length - 1);
   return n;
+}
+
+/** A record's full name: its name in the zone `zoneName`, or the full name it gives (no trailing dot, lowercase). */
+export function fqdnOf(name: string, zoneName: string): string {
+  if (isAbsolute(name)) return normaliseDomain(name);
+  const rel = normaliseName(name, zoneName);
+  const zone = normaliseDomain(zoneName);
+  return rel === "@" ? zone : `${rel}.${zone}`;
 }
 
 /** True when `name` ends with a dot: written as a full name, so it must lie inside the zone. */

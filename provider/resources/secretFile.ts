@@ -83,7 +83,7 @@ async function put(ctx: Context, i: SecretFileInputs) {
 }
 
 // ---- mappers ----
-const secretFileId = (serviceId: string, path: string) => `${serviceId}:${path}`;
+export const secretFileId = (serviceId: string, path: string) => `${serviceId}:${path}`;
 /** The service and path: from state, or from the id (`<serviceId>:<path>`) when there is none (an import). */
 function locate(id: string, olds: { serviceId?: string; path?: string }): [string, string] {
   if (olds.serviceId && olds.path) return [olds.serviceId, olds.path];

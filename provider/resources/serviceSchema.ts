@@ -10,6 +10,16 @@ export const SERVICE_TYPES = ["WEB", "STATIC", "CRON", "POSTGRES", "MYSQL", "MAR
 export const ENV_SCOPES = ["ALL", "PROD", "UAT", "DEV"] as const;
 const DB_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const ENV_KEY_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
+/** Env var keys that name a credential (`*_KEY`, `*_TOKEN`, `*_SECRET`, `PASSWORD`, `*_PASSWORD`): their values should be marked secret. */
+export const SECRET_KEY_RULE = /(^|_)(KEY|TOKEN|SECRET|PASSWORD)$/i;
+export const looksSecret = (key: string) => SECRET_KEY_RULE.test(key);
+/** Each key that appears more than once, once, in order of its second appearance. */
+export function duplicateKeys(keys: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const dups = new Set<string>();
+  for (const k of keys) (seen.has(k) ? dups : seen).add(k);
+  return [...dups];
+}
 const str = (what: string) => z.string({ error: "must be a string" }).describe(what);
 
 export const envVarItem = z.object({
@@ -151,10 +161,7 @@ export const rules: Rule<ServiceInputs>[] = [
     const field = !isDatabase(i.type) && i.sourceType && needs[i.sourceType];
     return field && !i[field] ? fail(field, `is required when sourceType is ${i.sourceType}`) : [];
   },
-  (i) => {
-    const keys = new Set<string>();
-    return (i.envVars ?? []).flatMap((v) => (keys.has(v.key) ? fail("envVars", `key ${v.key} is declared twice`) : (keys.add(v.key), [])));
-  },
+  (i) => duplicateKeys((i.envVars ?? []).map((v) => v.key)).flatMap((k) => fail("envVars", `key ${k} is declared twice`)),
   (i) => {
     const paths = new Set<string>();
     return (i.secretFiles ?? []).flatMap((f) => (paths.has(f.path) ? fail("secretFiles", `path ${f.path} is declared twice`) : (paths.add(f.path), [])));

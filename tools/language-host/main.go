@@ -5,7 +5,8 @@
 // runs programs through the `cmd/run` entry point that ships inside @pulumi/pulumi, exactly as
 // the official host does. Plugin discovery is left to the engine: this host reports no
 // required packages, which is right for programs whose only provider is the dynamic one.
-// GenerateProgram (generate.go) turns PCL into TypeScript with the release's code generator, for
+// RunPlugin (plugin.go) runs plugins written in Node.js, such as policy packs. GenerateProgram
+// (generate.go) turns PCL into TypeScript with the release's code generator, for
 // `pulumi import` and `pulumi convert`.
 //
 // Installed as pulumi-language-python or pulumi-language-go (the same binary, named so), it is a
@@ -130,10 +131,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		entry = "."
 	}
 
-	runScript, err := resolveRunScript(ctx, programDir)
+	runScript, err := resolveModule(ctx, programDir, "@pulumi/pulumi/cmd/run")
 	if err != nil {
 		return nil, err
 	}
+	runScript = filepath.Dir(runScript)
 
 	cfg := req.GetConfig()
 	if cfg == nil {
@@ -212,14 +214,14 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	return &pulumirpc.RunResponse{}, nil
 }
 
-// resolveRunScript finds the run entry point of the @pulumi/pulumi that the program itself
-// resolves, so the program and the runtime share one copy of the SDK.
-func resolveRunScript(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "node", "-e", "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/run'))")
+// resolveModule finds a module (an entry point of @pulumi/pulumi) as the program in dir resolves
+// it, so the program and the runtime share one copy of the SDK.
+func resolveModule(ctx context.Context, dir, module string) (string, error) {
+	cmd := exec.CommandContext(ctx, "node", "-e", "process.stdout.write(require.resolve(process.argv[1]))", module)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("cannot find @pulumi/pulumi from %s; install the program's dependencies first: %w", dir, err)
+		return "", fmt.Errorf("cannot find %s from %s; install the program's dependencies first: %w", module, dir, err)
 	}
-	return filepath.Dir(strings.TrimSpace(string(out))), nil
+	return strings.TrimSpace(string(out)), nil
 }

@@ -1,0 +1,43 @@
+// How the pack sees a resource of either SDK: the native SDKs (TypeScript, Python, Go) register
+// `cloudplatform:index:<Kind>`, the dynamic SDK `pulumi-nodejs:dynamic/cloudplatform:<Kind>` with
+// the same property names (plus hidden `__`-prefixed inputs, which no policy reads).
+import type { PolicyResource } from "@pulumi/policy";
+
+const TYPE = /^(?:cloudplatform:index:|pulumi-nodejs:dynamic\/cloudplatform:)([A-Za-z]+)$/;
+
+/** The resource kind (`Bucket`, `Service`...) of a type token of either SDK; undefined for other providers' types. */
+export function kindOf(type: string): string | undefined {
+  return TYPE.exec(type)?.[1];
+}
+
+/** Both type tokens of a kind, as the SDKs register it. */
+export const tokensOf = (kind: string) => [`cloudplatform:index:${kind}`, `pulumi-nodejs:dynamic/cloudplatform:${kind}`];
+
+/** A resource's logical name, for a message. */
+export const label = (r: { name: string }) => `'${r.name}'`;
+
+/** The resources a property of `r` was computed from (`environmentId` of a Service: its Environment). */
+export function dependsOn(r: PolicyResource, property: string, kind: string): PolicyResource[] {
+  return (r.propertyDependencies?.[property] ?? []).filter((d) => kindOf(d.type) === kind);
+}
+
+/** True when `r` is a child (at any depth) of a resource of `kind`, a component of either SDK. */
+export function ancestorOf(r: PolicyResource, kind: string): PolicyResource | undefined {
+  for (let p = r.parent; p; p = p.parent) if (kindOf(p.type) === kind) return p;
+  return undefined;
+}
+
+export const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/** True for @pulumi/policy's error on reading a value a preview does not know yet. */
+export const isUnknownValueError = (e: unknown) => e instanceof Error && e.constructor.name === "UnknownValueError";
+
+/** `read()`, or `fallback` when it reads a value the preview does not know yet (computed from another resource). */
+export function known<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (isUnknownValueError(e)) return fallback;
+    throw e;
+  }
+}
