@@ -8,7 +8,7 @@ NPM ?= npm
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
-	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
+	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
@@ -37,6 +37,7 @@ build: deps
 tools: deps
 	./scripts/build-pulumi.sh
 	./scripts/build-sdkgen.sh
+	./scripts/build-yaml.sh
 
 sdkgen:
 	./scripts/build-sdkgen.sh

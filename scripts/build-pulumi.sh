@@ -12,7 +12,8 @@ set -euo pipefail
 
 VERSION="${PULUMI_VERSION:-v3.248.0}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BIN="$ROOT/.tools/bin"
+# PULUMI_BIN puts a second release beside the pinned one (the compatibility suite's CLI).
+BIN="${PULUMI_BIN:-$ROOT/.tools/bin}"
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform"
 # The hosts' cache key covers the stand-in's sources, so a change to them rebuilds the hosts only.
 HOST_SUM="$(cat "$ROOT"/tools/language-host/*.go "$ROOT"/tools/language-host/go.{mod,sum} | sha256sum | cut -c1-12)"
@@ -34,8 +35,9 @@ have_version() { [ -x "$1" ] && [ "$("$1" version 2>/dev/null)" = "$VERSION" ]; 
 
 link_nodejs_plugin() {
   # The dynamic-provider host ships inside @pulumi/pulumi; the engine finds it on PATH.
-  local script="$ROOT/node_modules/@pulumi/pulumi/vendor/pulumi-resource-pulumi-nodejs"
-  [ -f "$script" ] || script="$(find "$ROOT/node_modules/@pulumi/pulumi" -maxdepth 2 -name pulumi-resource-pulumi-nodejs -type f | head -n1)"
+  local mods="${PULUMI_NODE_MODULES:-$ROOT/node_modules}"
+  local script="$mods/@pulumi/pulumi/vendor/pulumi-resource-pulumi-nodejs"
+  [ -f "$script" ] || script="$(find "$mods/@pulumi/pulumi" -maxdepth 2 -name pulumi-resource-pulumi-nodejs -type f | head -n1)"
   if [ -n "$script" ] && [ -f "$script" ]; then
     chmod +x "$script"
     ln -sf "$script" "$BIN/pulumi-resource-pulumi-nodejs"

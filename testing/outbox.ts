@@ -32,7 +32,7 @@ export async function clearOutbox(): Promise<void> {
 export interface WaitForEmailOptions {
   /** Only a message whose subject contains this text, or matches this pattern. */
   subject?: string | RegExp;
-  /** Give up after this long (default 5 s). */
+  /** Give up after this long (default 10 s). */
   timeoutMs?: number;
   /** How often to look (default 50 ms). */
   intervalMs?: number;
@@ -43,7 +43,7 @@ export interface WaitForEmailOptions {
  * app often sends after its answer, from a queue. Rejects after `timeoutMs` with what did arrive.
  */
 export async function waitForEmail(to: string, opts: WaitForEmailOptions = {}): Promise<OutboxMessage> {
-  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
   const intervalMs = opts.intervalMs ?? 50;
   const deadline = Date.now() + timeoutMs;
   const matches = (m: OutboxMessage) =>
