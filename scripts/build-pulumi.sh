@@ -48,7 +48,7 @@ link_nodejs_plugin() {
 }
 
 if have_version "$BIN/pulumi" && have_hosts "$BIN" && [ "$(cat "$BIN/.host-sum" 2>/dev/null)" = "$HOST_SUM" ]; then
-  link_nodejs_plugin; echo "pulumi $VERSION already in .tools/bin"; exit 0
+  link_nodejs_plugin; echo "pulumi $VERSION already in $BIN"; exit 0
 fi
 if onpath="$(command -v pulumi 2>/dev/null)" && have_version "$onpath" && command -v pulumi-language-nodejs >/dev/null; then
   ln -sf "$onpath" "$BIN/pulumi"
@@ -136,4 +136,4 @@ have_version "$BIN/pulumi" || install_bins "$CLI_CACHE" "$BIN" pulumi
 install_bins "$HOST_CACHE" "$BIN" "${HOSTS[@]}"
 echo "$HOST_SUM" > "$BIN/.host-sum"
 link_nodejs_plugin
-echo "build-pulumi: pulumi $VERSION ready in .tools/bin"
+echo "build-pulumi: pulumi $VERSION ready in $BIN"
