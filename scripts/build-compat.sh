@@ -31,9 +31,9 @@ if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || [ ! -d "$DIR/node_module
 fi
 
 # Python: the newest pulumi and the SDK's wheel (make python-sdk builds it).
-if [ ! -x "$DIR/venv/bin/python" ] || ! "$DIR/venv/bin/python" -c "import pulumi, pulumi_cloudplatform, sys; from importlib.metadata import version; sys.exit(version('pulumi') != '$PY_SDK')" 2>/dev/null; then
+if [ ! -x "$DIR/venv/bin/python" ] || ! "$DIR/venv/bin/python" -c "import pulumi, pulumi_cloudplatform, parver, semver, sys; from importlib.metadata import version; sys.exit(version('pulumi') != '$PY_SDK')" 2>/dev/null; then
   python3 -m venv "$DIR/venv"
-  "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check "pulumi==$PY_SDK"
+  "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check "pulumi==$PY_SDK" parver semver
   "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --force-reinstall "dist/python/pulumi_cloudplatform-$VERSION-py3-none-any.whl"
 fi
 
