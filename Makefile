@@ -3,13 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
 	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
 	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
-	@echo "make tools   build the Pulumi CLI v3.248.0 into .tools/bin"
+	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
+	@echo "make compat  set up the newest tested pair (CLI v3.274.1, @pulumi/pulumi, Python pulumi, Node.js 22) in .tools"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
@@ -43,6 +44,11 @@ typecheck: deps
 tools: deps
 	./scripts/build-pulumi.sh
 	./scripts/build-sdkgen.sh
+	./scripts/build-yaml.sh
+
+# The newest tested pair beside the pinned one (CLI, @pulumi/pulumi, Python pulumi, Node.js 22), for test/compat.
+compat: build python-sdk
+	./scripts/build-compat.sh
 
 sdkgen:
 	./scripts/build-sdkgen.sh
@@ -82,7 +88,7 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-test: build typecheck tools python-sdk system-deps
+test: build typecheck tools python-sdk compat system-deps
 	npx jest --ci $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.

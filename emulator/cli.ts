@@ -3,7 +3,6 @@
 // serves until SIGINT or SIGTERM; `cloudplatform-emulator outbox` reads a running one's mail outbox. Every flag is declared once in FLAGS, which also makes --help.
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
-import { parseRateLimit } from "./rate-limit";
 import { TOKEN_ENV, TOKEN_HEADER } from "./control-token";
 
 interface Flag {
@@ -112,21 +111,17 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({
     port: num(values.port, "port"),
     host: str(values.host),
-    stateFile: str(values.state),
+    state: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
     log: values.log === true,
     controlToken: str(values["control-token"]) ?? (process.env[TOKEN_ENV] || undefined),
     allowedHosts: (values["allowed-host"] as string[] | undefined) ?? [],
-    rateLimit: values["rate-limit"] === undefined ? undefined : {
-      perMinute: parseRateLimit(String(values["rate-limit"])),
-      burst: num(values["rate-burst"], "rate-burst"),
-    },
-    settings: {
-      ...(values["dns-propagation-ms"] !== undefined ? { dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms") } : {}),
-      ...(values.speed !== undefined ? { speed: num(values.speed, "speed") } : {}),
-      delegations: (values.delegate as string[] | undefined) ?? [],
-      ...(values["send-rate"] !== undefined ? { sendRatePerMinute: num(values["send-rate"], "send-rate") } : {}),
-    },
+    rateLimit: str(values["rate-limit"]),
+    rateBurst: num(values["rate-burst"], "rate-burst"),
+    dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms"),
+    speed: num(values.speed, "speed"),
+    delegate: (values.delegate as string[] | undefined) ?? [],
+    sendRate: num(values["send-rate"], "send-rate"),
   });
   const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
   process.stdout.write(

@@ -18,33 +18,9 @@ import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
 import { checkExposure, ControlToken } from "./control-token";
 import { checkAllowedHost } from "./guard";
+import { type EmulatorOptions, normalizeOptions } from "./options";
 
-export interface EmulatorOptions {
-  port?: number;
-  host?: string;
-  /**
-   * Keep the state in this directory across restarts (made if missing): the rows users made,
-   * keys, delegations, external DNS records, the propagation delay and the clock offset. A legacy
-   * JSON state file at this path is converted into a directory (the file is kept beside it as
-   * `<path>.v1.json`).
-   */
-  stateFile?: string;
-  /** How long close() lets requests under way finish before it cuts their connections (default 10 s). */
-  shutdownGraceMs?: number;
-  /** Structured log events (HTTP, DNS, mail, state, errors): true writes JSON lines to stderr, a function receives them. Errors go to stderr either way. */
-  log?: boolean | ((event: LogEvent) => void);
-  /** The same as `log: true` (kept for callers of earlier versions). */
-  logger?: boolean;
-  settings?: Partial<EmuSettings>;
-  /** Also serve the simulated public DNS over UDP on this port (0 picks one). */
-  dnsPort?: number;
-  /** Per-key rate limit: requests per minute, and how many a key may save up. */
-  rateLimit?: { perMinute: number; burst?: number };
-  /** Host names the emulator answers to besides loopback names, IP addresses and `host` (`--allowed-host`; e.g. a container's service name). */
-  allowedHosts?: string[];
-  /** The token the control API and the dashboard's JSON then need (`--control-token`); required to serve beyond loopback. */
-  controlToken?: string;
-}
+export type { EmulatorOptions } from "./options";
 
 export interface RunningEmulator extends SeedResult {
   baseUrl: string;
@@ -78,9 +54,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Events of the load (a torn batch cut off, a legacy file converted) wait for the emulator's sink.
   const early: LogEvent[] = [];
   const logState = (msg: string, fields?: Record<string, unknown>) => (emu ? emu.log({ kind: "state", msg, ...fields }) : early.push({ kind: "state", msg, ...fields }));
-  const state = opts.stateFile ? await StateDir.open(opts.stateFile, store, { log: logState }) : undefined;
+  const { state: stateDir, settings: given, rateLimit } = normalizeOptions(opts);
+  const state = stateDir ? await StateDir.open(stateDir, store, { log: logState }) : undefined;
   const kept = (state?.meta ?? {}) as KeptSettings;
-  const given = opts.settings ?? {};
   // Flags add to what the state kept: delegations are the union, an explicit delay wins.
   const settings: EmuSettings = {
     defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 1, ...given,
@@ -93,7 +69,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const sink = typeof opts.log === "function" ? opts.log : opts.log || opts.logger ? stderrSink : undefined;
   if (sink) emu.logSink = sink;
   for (const event of early) emu.log(event);
-  if (state) emu.log({ kind: "state", msg: `state loaded from ${opts.stateFile}`, file: opts.stateFile, rows: Object.values(store.counts()).reduce((a, b) => a + b, 0) });
+  if (state) emu.log({ kind: "state", msg: `state loaded from ${stateDir}`, file: stateDir, rows: Object.values(store.counts()).reduce((a, b) => a + b, 0) });
   if (kept.clockOffsetMs) emu.clock.advance(kept.clockOffsetMs);
   state?.attach(() => ({
     delegations: [...running.settings.delegations],
@@ -104,7 +80,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const ids = seeded ?? seed(store, emu.now(), settings.defaultRegion);
   const storageKeys = seedStorageKeys(store, emu.now())
     .map(({ workspaceId, name, accessKeyId, secret }) => ({ workspaceId, name, accessKeyId, secret }));
-  emu.rateLimit.set(opts.rateLimit);
+  emu.rateLimit.set(rateLimit);
   // Object bodies are files beside the state (a temporary directory without one); files no row names are a crash's leftovers.
   const blobs = Blobs.open(state ? join(state.dir, "objects") : undefined);
   setBlobs(emu, blobs);
@@ -160,7 +136,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           blobs.close();
         }
       }
-      if (state) running.log({ kind: "state", msg: `state written to ${opts.stateFile}`, file: opts.stateFile });
+      if (state) running.log({ kind: "state", msg: `state written to ${stateDir}`, file: stateDir });
     })()),
     closeNow: () => state?.closeNow(),
   };

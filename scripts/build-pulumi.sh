@@ -12,7 +12,8 @@ set -euo pipefail
 
 VERSION="${PULUMI_VERSION:-v3.248.0}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BIN="$ROOT/.tools/bin"
+# PULUMI_BIN puts a second release beside the pinned one (the compatibility suite's CLI).
+BIN="${PULUMI_BIN:-$ROOT/.tools/bin}"
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform"
 # The hosts' cache key covers the stand-in's sources, so a change to them rebuilds the hosts only.
 HOST_SUM="$(cat "$ROOT"/tools/language-host/*.go "$ROOT"/tools/language-host/go.{mod,sum} | sha256sum | cut -c1-12)"
@@ -34,8 +35,9 @@ have_version() { [ -x "$1" ] && [ "$("$1" version 2>/dev/null)" = "$VERSION" ]; 
 
 link_nodejs_plugin() {
   # The dynamic-provider host ships inside @pulumi/pulumi; the engine finds it on PATH.
-  local script="$ROOT/node_modules/@pulumi/pulumi/vendor/pulumi-resource-pulumi-nodejs"
-  [ -f "$script" ] || script="$(find "$ROOT/node_modules/@pulumi/pulumi" -maxdepth 2 -name pulumi-resource-pulumi-nodejs -type f | head -n1)"
+  local mods="${PULUMI_NODE_MODULES:-$ROOT/node_modules}"
+  local script="$mods/@pulumi/pulumi/vendor/pulumi-resource-pulumi-nodejs"
+  [ -f "$script" ] || script="$(find "$mods/@pulumi/pulumi" -maxdepth 2 -name pulumi-resource-pulumi-nodejs -type f | head -n1)"
   if [ -n "$script" ] && [ -f "$script" ]; then
     chmod +x "$script"
     ln -sf "$script" "$BIN/pulumi-resource-pulumi-nodejs"
@@ -46,7 +48,7 @@ link_nodejs_plugin() {
 }
 
 if have_version "$BIN/pulumi" && have_hosts "$BIN" && [ "$(cat "$BIN/.host-sum" 2>/dev/null)" = "$HOST_SUM" ]; then
-  link_nodejs_plugin; echo "pulumi $VERSION already in .tools/bin"; exit 0
+  link_nodejs_plugin; echo "pulumi $VERSION already in $BIN"; exit 0
 fi
 if onpath="$(command -v pulumi 2>/dev/null)" && have_version "$onpath" && command -v pulumi-language-nodejs >/dev/null; then
   ln -sf "$onpath" "$BIN/pulumi"
@@ -134,4 +136,4 @@ have_version "$BIN/pulumi" || install_bins "$CLI_CACHE" "$BIN" pulumi
 install_bins "$HOST_CACHE" "$BIN" "${HOSTS[@]}"
 echo "$HOST_SUM" > "$BIN/.host-sum"
 link_nodejs_plugin
-echo "build-pulumi: pulumi $VERSION ready in .tools/bin"
+echo "build-pulumi: pulumi $VERSION ready in $BIN"

@@ -25,7 +25,7 @@ PKG="$WORK/stage/package"
 # peer dependency for programs, pinned to the version the package is built and tested with; the
 # emulator and its dependencies stay out.
 PULUMI_VERSION="$(node -p 'require("./node_modules/@pulumi/pulumi/package.json").version')"
-rm -rf "$PKG/dist/emulator"
+rm -rf "$PKG/dist/emulator" "$PKG/dist/testing"
 node -e '
   const fs = require("fs"), path = require("path");
   const [file, pulumiVersion] = process.argv.slice(1), dir = path.dirname(file);
@@ -43,6 +43,7 @@ node -e '
   for (const k of ["peerDependencies", "devDependencies", "scripts"]) delete p[k];
   delete p.bin["cloudplatform-emulator"];
   delete p.exports["./emulator"];
+  for (const k of Object.keys(p.exports)) if (k.startsWith("./testing")) delete p.exports[k];
   fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n");
   console.error(`make-plugin: the plugin depends on ${Object.keys(p.dependencies).sort().join(", ")}`);
 ' "$PKG/package.json" "$PULUMI_VERSION"

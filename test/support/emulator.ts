@@ -21,8 +21,8 @@ export interface TestEmulator extends RunningEmulator {
 }
 
 export async function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator> {
-  const auditDir = process.env.CLOUDPLATFORM_STATE_AUDIT === "1" && !opts.stateFile ? mkdtempSync(join(tmpdir(), "cp-audit-")) : undefined;
-  const emu = await startEmulator(auditDir ? { ...opts, stateFile: auditDir } : opts);
+  const auditDir = process.env.CLOUDPLATFORM_STATE_AUDIT === "1" && !opts.state && !opts.stateFile ? mkdtempSync(join(tmpdir(), "cp-audit-")) : undefined;
+  const emu = await startEmulator(auditDir ? { ...opts, state: auditDir } : opts);
   const clients: CloudPlatformClient[] = [];
   const close = emu.close;
   const audit = () => {

