@@ -1,11 +1,10 @@
 // One stack's check: a refresh preview that does not run the program (`pulumi refresh
 // --preview-only --run-program=false`), so state is never written and a stack of any language is
 // checked with Node.js and the CLI alone. Errors become the stack's failure, never the run's.
-import { Stack } from "@pulumi/pulumi/automation";
 import { classify } from "./failures";
 import { FindingCollector } from "./findings";
 import type { StackReport } from "./types";
-import { openWorkspace, publicBackend, type Runner, type Target } from "./workspace";
+import { openWorkspace, publicBackend, stackOf, type Runner, type Target } from "./workspace";
 
 export interface CheckOptions {
   /** Resource reads at once within the stack (the CLI's --parallel). */
@@ -23,7 +22,7 @@ export async function checkStack(runner: Runner, t: Target, opts: CheckOptions =
   try {
     const { ws, dispose } = await openWorkspace(runner, t);
     try {
-      const stack = await Stack.select(t.name, ws);
+      const stack = stackOf(ws, t.name);
       await stack.previewRefresh({ runProgram: false, onEvent: collector.onEvent, ...(opts.parallel ? { parallel: opts.parallel } : {}) });
     } finally {
       dispose();

@@ -1,10 +1,10 @@
 // --plan and --remediate: both run the stack's program, so they need its folder (--dir). The
 // plan is `preview --refresh`; a remediation is `up --refresh`, refused when its plan would
 // replace or delete anything (unless --allow-replace), and reports what it restored.
-import { Stack, type EngineEvent } from "@pulumi/pulumi/automation";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { errorText } from "./failures";
 import type { PlannedStep, Remediation, StackReport } from "./types";
-import { openWorkspace, type Runner, type Target } from "./workspace";
+import { openWorkspace, stackOf, type Runner, type Target } from "./workspace";
 
 const QUIET = new Set(["same", "refresh", "read", "discard"]);
 const DESTRUCTIVE = /replace|delete/;
@@ -24,7 +24,7 @@ function recorder(kind: "pre" | "out"): { steps: PlannedStep[]; onEvent: (e: Eng
 async function withStack<T>(runner: Runner, t: Target, fn: (s: Stack) => Promise<T>): Promise<T> {
   const { ws, dispose } = await openWorkspace(runner, t);
   try {
-    return await fn(await Stack.select(t.name, ws));
+    return await fn(stackOf(ws, t.name));
   } finally {
     dispose();
   }

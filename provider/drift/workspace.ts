@@ -2,7 +2,7 @@
 // scratch folder holding only a Pulumi.yaml naming its project and a link to the node_modules
 // this command runs from: the dynamic provider host (`pulumi-resource-pulumi-nodejs`) resolves
 // @pulumi/pulumi, and the state's serialized providers resolve pulumi-cloudplatform, from there.
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -73,4 +73,12 @@ export function publicBackend(url: string | undefined): string | undefined {
   } catch {
     return url.replace(/\/\/[^@/]*@/, "//").replace(/\?.*$/, "");
   }
+}
+
+/**
+ * The stack `name` of the workspace, without `pulumi stack select`: every command passes
+ * `--stack`, and a selection would leave a workspace file in PULUMI_HOME for each scratch folder.
+ */
+export function stackOf(ws: LocalWorkspace, name: string): Stack {
+  return Object.assign(Object.create(Stack.prototype) as Stack, { name, workspace: ws, ready: Promise.resolve() });
 }
