@@ -61,7 +61,7 @@ export async function runDrift(opts: { stacks: number; parallel?: number }): Pro
       // Drift in 4: the service's image changed by hand.
       if (i < 4) {
         const res = await fetch(`${emu.baseUrl}/v1/services/${up.outputs.serviceId.value}`, {
-          method: "PATCH", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ image: "nginx:1.28" }),
+          method: "PATCH", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ source: { image: "nginx:1.28" } }),
         });
         if (!res.ok) throw new Error(`drift: ${res.status}`);
       }

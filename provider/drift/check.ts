@@ -2,7 +2,7 @@
 // --preview-only --run-program=false`), so state is never written and a stack of any language is
 // checked with Node.js and the CLI alone. Errors become the stack's failure, never the run's.
 import { classify } from "./failures";
-import { FindingCollector } from "./findings";
+import { FindingCollector, withoutIgnored } from "./findings";
 import type { StackReport } from "./types";
 import { openWorkspace, publicBackend, stackOf, type Runner, type Target } from "./workspace";
 
@@ -19,18 +19,25 @@ export async function checkStack(runner: Runner, t: Target, opts: CheckOptions =
   const started = Date.now();
   const collector = new FindingCollector();
   let failure: unknown;
+  let ignore = new Map<string, string[]>();
   try {
     const { ws, dispose } = await openWorkspace(runner, t);
     try {
       const stack = stackOf(ws, t.name);
       await stack.previewRefresh({ runProgram: false, onEvent: collector.onEvent, ...(opts.parallel ? { parallel: opts.parallel } : {}) });
+      if (collector.findings.some((f) => f.type === "changed")) {
+        // The state (secrets left encrypted) for each resource's ignoreChanges.
+        const state = await stack.exportStack();
+        const resources = (state.deployment?.resources ?? []) as { urn: string; ignoreChanges?: string[] }[];
+        ignore = new Map(resources.filter((r) => r.ignoreChanges?.length).map((r) => [r.urn, r.ignoreChanges!]));
+      }
     } finally {
       dispose();
     }
   } catch (err) {
     failure = err;
   }
-  const findings = collector.findings;
+  const findings = withoutIgnored(collector.findings, ignore);
   const unreadable = findings.filter((f) => f.type === "unreadable");
   const drifted = findings.some((f) => f.type !== "unreadable");
   let error: StackReport["error"];

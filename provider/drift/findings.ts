@@ -66,7 +66,10 @@ function change(type: Change["type"], path: string[], from: unknown, to: unknown
 export function changelog(m: StepEventMetadata): Change[] {
   const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
   const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
-  const detailed = Object.entries(m.detailedDiff ?? {}).filter(([p]) => !HIDDEN.has(parsePath(p)[0]));
+  // A top-level input the state does not hold is one the program does not set: `up` leaves it
+  // alone, so a live value for it (a platform default) is not drift.
+  const managed = (p: string[]) => !HIDDEN.has(p[0]) && p[0] in olds;
+  const detailed = Object.entries(m.detailedDiff ?? {}).filter(([p]) => managed(parsePath(p)));
   if (detailed.length) {
     return detailed
       .map(([p, d]) => change(KIND[d.diffKind] ?? "update", parsePath(p), valueAt(olds, parsePath(p)), valueAt(news, parsePath(p))))
@@ -74,7 +77,7 @@ export function changelog(m: StepEventMetadata): Change[] {
   }
   const keys = m.diffs?.length ? m.diffs : [...new Set([...Object.keys(olds), ...Object.keys(news)])];
   const out: Change[] = [];
-  for (const k of keys.filter((k) => !HIDDEN.has(k)).sort()) walk([k], olds[k], news[k], out);
+  for (const k of keys.filter((k) => managed([k])).sort()) walk([k], olds[k], news[k], out);
   return out;
 }
 
@@ -134,4 +137,26 @@ export class FindingCollector {
     if (type) f.resourceType = type;
     return f;
   }
+}
+
+/** Does `path` fall under one of the `ignoreChanges` paths (`a.b`, `a[0]`, `a[*].b`, `*`)? */
+export function ignored(path: string[], ignoreChanges: string[]): boolean {
+  return ignoreChanges.some((raw) => {
+    const ig = raw === "*" ? ["*"] : parsePath(raw.replace(/\[\*\]/g, ".*"));
+    return ig.length <= path.length && ig.every((seg, i) => seg === "*" || seg === path[i]);
+  });
+}
+
+/**
+ * Drops the changes under each resource's `ignoreChanges`, kept in state: the engine hands them to
+ * the provider's Diff on a refresh and applies them itself only when a provider answers "unknown",
+ * and neither the plugin nor Pulumi's dynamic provider host applies them.
+ */
+export function withoutIgnored(findings: Finding[], ignoreByUrn: Map<string, string[]>): Finding[] {
+  return findings.flatMap((f) => {
+    const ig = ignoreByUrn.get(f.urn);
+    if (f.type !== "changed" || !ig?.length) return [f];
+    const changelog = (f.changelog ?? []).filter((c) => !ignored(c.path, ig));
+    return changelog.length ? [{ ...f, changelog }] : [];
+  });
 }

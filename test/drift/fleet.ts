@@ -84,7 +84,7 @@ export async function otherStack(emu: TestEmulator, dir: string, lang: "python" 
 /** The out-of-band changes every fleet stack gets; the project's description is under ignoreChanges. */
 export async function makeDrift(emu: TestEmulator, api: CloudPlatformClient, o: Outputs, newToken: string): Promise<void> {
   await api.patch(`/v1/services/${o.serviceId}/env-vars`, { envVars: [{ key: "MODE", value: "debug" }, { key: "TOKEN", value: newToken, secret: true }] });
-  await api.patch(`/v1/services/${o.serviceId}`, { image: "nginx:1.28" });
+  await api.patch(`/v1/services/${o.serviceId}`, { source: { image: "nginx:1.28" } });
   await api.delete(`/v1/dns-records/${o.recordId}`);
   await api.put(`/v1/workspaces/${emu.workspaceId}/buckets/${o.bucket}/cors`, { rules: [{ allowedMethods: ["GET"], allowedOrigins: ["https://evil.example.com"] }] });
   await api.patch(`/v1/projects/${o.projectId}`, { description: "edited by hand" });

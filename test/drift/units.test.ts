@@ -19,15 +19,15 @@ test("property paths parse as the engine writes them", () => {
   expect(valueAt({ a: "[secret]" }, ["a", "0", "b"])).toBe("[secret]");
 });
 
-test("a detailed diff becomes a driftctl changelog, from the state to live", () => {
+test("a detailed diff becomes a driftctl changelog, from the state to live; an input the program does not set is not drift", () => {
   const log = changelog(meta(
     { image: "nginx:1.27", corsRules: [{ allowedOrigins: ["https://a.test"] }] },
-    { image: "nginx:1.28", corsRules: [{ allowedOrigins: ["https://b.test"] }], extra: 1 },
-    { image: { diffKind: "update" }, "corsRules[0].allowedOrigins[0]": { diffKind: "update" }, extra: { diffKind: "add" } },
+    { image: "nginx:1.28", corsRules: [{ allowedOrigins: ["https://b.test"] }, { allowedOrigins: ["*"] }], region: "af-west-1" },
+    { image: { diffKind: "update" }, "corsRules[0].allowedOrigins[0]": { diffKind: "update" }, "corsRules[1]": { diffKind: "add" }, region: { diffKind: "add" } },
   ));
   expect(log).toEqual([
     { type: "update", path: ["corsRules", "0", "allowedOrigins", "0"], from: "https://a.test", to: "https://b.test" },
-    { type: "create", path: ["extra"], to: 1 },
+    { type: "create", path: ["corsRules", "1"], to: { allowedOrigins: ["*"] } },
     { type: "update", path: ["image"], from: "nginx:1.27", to: "nginx:1.28" },
   ]);
 });
@@ -40,13 +40,13 @@ test("without a detailed diff, the inputs are walked; bookkeeping inputs never s
 test("a secret on either side shows as [secret] on both", () => {
   const sig = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "plain-s3cr3t" };
   const log = changelog(meta(
-    { envVars: [{ key: "T", value: "[secret]" }] },
-    { envVars: [{ key: "T", value: "live-s3cr3t" }], token: sig },
-    { "envVars[0].value": { diffKind: "update" }, token: { diffKind: "add" } },
+    { envVars: [{ key: "T", value: "[secret]" }], files: [] },
+    { envVars: [{ key: "T", value: "live-s3cr3t" }], files: [sig] },
+    { "envVars[0].value": { diffKind: "update" }, "files[0]": { diffKind: "add" } },
   ));
   expect(log).toEqual([
     { type: "update", path: ["envVars", "0", "value"], from: "[secret]", to: "[secret]" },
-    { type: "create", path: ["token"], to: "[secret]" },
+    { type: "create", path: ["files", "0"], to: "[secret]" },
   ]);
   expect(JSON.stringify(log)).not.toMatch(/s3cr3t/);
 });
@@ -123,4 +123,24 @@ test("every format names each finding and shows a secret only as [secret]", () =
   }
   expect(render(r, "junit")).toMatch(/<testcase classname="app" name="organization\/app\/prod"[^>]*>\s*<failure message="2 resources drifted"/);
   expect(render(r, "markdown")).toMatch(/\| Service web \| update \| `envVars\[1\]\.value` \| `\[secret\]` \| `\[secret\]` \|/);
+});
+
+test("ignoreChanges paths from state hide the changes under them, and a finding left with none", () => {
+  const { ignored, withoutIgnored } = jest.requireActual("../../provider/drift/findings") as typeof import("../../provider/drift/findings");
+  expect(ignored(["description"], ["description"])).toBe(true);
+  expect(ignored(["envVars", "1", "value"], ["envVars[1]"])).toBe(true);
+  expect(ignored(["envVars", "1", "value"], ["envVars[*].value"])).toBe(true);
+  expect(ignored(["envVars", "1", "key"], ["envVars[*].value"])).toBe(false);
+  expect(ignored(["image"], ["description"])).toBe(false);
+  const p = "urn:pulumi:dev::app::cloudplatform:index:Project::app";
+  const s = "urn:pulumi:dev::app::cloudplatform:index:Service::web";
+  const findings = [
+    { type: "changed" as const, urn: p, resourceType: "cloudplatform:index:Project", changelog: [{ type: "update" as const, path: ["description"], from: "a", to: "b" }] },
+    { type: "changed" as const, urn: s, resourceType: "cloudplatform:index:Service", changelog: [{ type: "update" as const, path: ["image"], from: "a", to: "b" }, { type: "update" as const, path: ["port"], from: 1, to: 2 }] },
+    { type: "deleted" as const, urn: "urn:x", resourceType: "x" },
+  ];
+  expect(withoutIgnored(findings, new Map([[p, ["description"]], [s, ["port"]]]))).toEqual([
+    { ...findings[1], changelog: [findings[1].changelog[0]] },
+    findings[2],
+  ]);
 });
