@@ -93,9 +93,10 @@ export function renderMarkdown(r: Report): string {
 const xml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
 
 function findingText(f: Finding): string {
-  if (f.type === "deleted") return `${f.urn}: deleted outside Pulumi`;
-  if (f.type === "unreadable") return `${f.urn}: unreadable: ${f.message ?? ""}`;
-  return (f.changelog ?? []).map((c) => `${f.urn}: ${c.type} ${pathOf(c)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
+  const res = `${kindOf(f.resourceType)} ${shortUrn(f.urn)}`;
+  if (f.type === "deleted") return `${res}: deleted outside Pulumi (${f.urn})`;
+  if (f.type === "unreadable") return `${res}: unreadable: ${f.message ?? ""} (${f.urn})`;
+  return (f.changelog ?? []).map((c) => `${res}: ${c.type} ${pathOf(c)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
 }
 
 export function renderJunit(r: Report): string {
