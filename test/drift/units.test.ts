@@ -140,7 +140,7 @@ test("ignoreChanges paths from state hide the changes under them, and a finding 
     { type: "deleted" as const, urn: "urn:x", resourceType: "x" },
   ];
   expect(withoutIgnored(findings, new Map([[p, ["description"]], [s, ["port"]]]))).toEqual([
-    { ...findings[1], changelog: [findings[1].changelog[0]] },
+    { ...findings[1], changelog: [findings[1].changelog![0]] },
     findings[2],
   ]);
 });
