@@ -5,12 +5,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { run, type RunOptions } from "./run";
+import { notify } from "./notify";
 import { exitCode, mergeReports, parseReport } from "./report";
 import { renderConsole, renderJunit, renderMarkdown, summaryLine } from "./render";
 import { EXIT, type Report } from "./types";
 
 export const HELP = `usage: cloudplatform-drift [--stack NAME]... [--dir DIR]... [--all [--backend URL]...] [options]
-       cloudplatform-drift merge REPORT.json... [--format F] [--out FILE]
+       cloudplatform-drift merge REPORT.json... [output flags] [--notify-email ADDR]...
 
 Checks each stack with a refresh that writes nothing and does not run the program (pulumi refresh
 --preview-only --run-program=false), so stacks in any language are checked with Node.js and the
@@ -77,13 +78,15 @@ function write(r: Report, o: { format?: string; out?: string; json?: string; mar
   if (o.junit) writeFileSync(o.junit, render(r, "junit"));
 }
 
+const NOTIFY = { "notify-email": { type: "string", multiple: true }, "notify-from": { type: "string" } } as const;
 const OUTPUT = { format: { type: "string" }, out: { type: "string" }, json: { type: "string" }, markdown: { type: "string" }, junit: { type: "string" } } as const;
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "merge") {
-    const { values: o, positionals } = parseArgs({ args: argv.slice(1), options: OUTPUT, allowPositionals: true });
+    const { values: o, positionals } = parseArgs({ args: argv.slice(1), options: { ...OUTPUT, ...NOTIFY }, allowPositionals: true });
     if (!positionals.length) throw new UsageError("merge needs the shards' JSON reports: cloudplatform-drift merge reports/*.json");
     const merged = mergeReports(positionals.map((f) => parseReport(readFileSync(f, "utf8"), f)));
+    if (o["notify-email"]?.length) merged.notification = await notify(merged, { to: o["notify-email"], from: o["notify-from"] });
     write(merged, o);
     return exitCode(merged);
   }
@@ -100,8 +103,7 @@ export async function main(argv: string[]): Promise<number> {
       plan: { type: "boolean" },
       remediate: { type: "boolean" },
       "allow-replace": { type: "boolean" },
-      "notify-email": { type: "string", multiple: true },
-      "notify-from": { type: "string" },
+      ...NOTIFY,
       help: { type: "boolean", short: "h" },
     },
   });
