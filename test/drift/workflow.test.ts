@@ -40,6 +40,7 @@ beforeAll(async () => {
   await emu.client().patch(`/v1/projects/${id}`, { description: "edited by hand" });
 }, 900_000);
 afterAll(async () => {
+  await emu.control("DELETE", "/mail/outbox");
   for (const s of stacks.splice(0)) {
     await s.stack.destroy();
     await s.stack.workspace.removeStack(s.stack.name, { force: true });
@@ -107,7 +108,7 @@ test("the scheduled workflow's shards and merge: one report, exit 7, the job sum
   expect(md).toMatch(/\| Project app \| update \| `description` \| `v1` \| `edited by hand` \|/);
   expect(readFileSync(join(work, "drift.xml"), "utf8")).toMatch(/<failure message="1 resource drifted"/);
 
-  const outbox = await emu.control("GET", `/_emulator/mail/outbox?to=platform-team@example.com`);
+  const outbox = await emu.control("GET", "/mail/outbox?to=platform-team@example.com");
   const mails = (outbox.items ?? outbox) as { subject: string; html: string; text: string; from: string; sandbox: boolean }[];
   expect(mails.length).toBe(1);
   expect(mails[0]).toMatchObject({ subject: "Drift: 1 of 3 stacks drifted (1 resources)", sandbox: true });
