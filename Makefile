@@ -24,6 +24,7 @@ node_modules/.installed: package.json package-lock.json
 	ln -sfn .. node_modules/pulumi-cloudplatform
 	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
 	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
+	ln -sfn ../pulumi-cloudplatform/dist/provider/drift/cli.js node_modules/.bin/cloudplatform-drift
 	touch $@
 
 deps: node_modules/.installed

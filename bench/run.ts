@@ -7,6 +7,7 @@ import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { providerFor } from "../sdk/provider";
 import { databaseRows } from "./databases";
+import { runDrift } from "./drift";
 import { printDurable, runDurable } from "./durable";
 import { printEngine, runEngine } from "./engine";
 import { type LoadOptions, runLoad } from "./load";
@@ -138,6 +139,9 @@ async function main(): Promise<void> {
 
   // The load rows (L1, L2). `--load-only` runs them alone.
   printEngine(await runLoad(loadOptions()), LOAD_TITLE);
+
+  // The drift rows (D1-D3); `node dist/bench/drift.js [--drift-stacks 64]` runs them alone.
+  printEngine(await runDrift({ stacks: Number(flag("--drift-stacks") ?? 16) }), "drift measure (real Pulumi CLI)");
 }
 
 const LOAD_TITLE = "load measure (parallel stacks through the real CLI; concurrent clients)";
