@@ -109,7 +109,7 @@ test("the scheduled workflow's shards and merge: one report, exit 7, the job sum
   expect(readFileSync(join(work, "drift.xml"), "utf8")).toMatch(/<failure message="1 resource drifted"/);
 
   const outbox = await emu.control("GET", "/mail/outbox?to=platform-team@example.com");
-  const mails = (outbox.items ?? outbox) as { subject: string; html: string; text: string; from: string; sandbox: boolean }[];
+  const mails = outbox.data as { subject: string; html: string; text: string; from: string; sandbox: boolean }[];
   expect(mails.length).toBe(1);
   expect(mails[0]).toMatchObject({ subject: "Drift: 1 of 3 stacks drifted (1 resources)", sandbox: true });
   expect(mails[0].text).toMatch(/Project app update description: v1 -> edited by hand/);
