@@ -14,6 +14,7 @@ const SLOW = {
   "/test/emulator/dashboard.test.ts": "a browser (chromium)",
   "/test/emulator/s3-cli.test.ts": "awscli",
   "/test/emulator/dashboard-sign-in.test.ts": "a browser (chromium)",
+  "/test/drift/": "the Pulumi CLI (stacks checked by cloudplatform-drift)",
   "/test/compat/": "the newest Pulumi CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/testing/kit.test.ts": "a Postgres server, or PGlite (the pg helper)",
   "/test/testing/app-tests.test.ts": "a Postgres server, or PGlite (the example app)",
