@@ -39,7 +39,8 @@ build: deps
 	$(NPM) run --silent copy-ui
 
 # jest only transpiles (tsconfig.jest.json): the tests' types are checked here, with everything else.
-typecheck: deps
+# After the build: test programs import the package's own types from dist/.
+typecheck: build
 	npx tsc -p tsconfig.test.json --noEmit --incremental --tsBuildInfoFile dist/.tsbuildinfo-test
 
 tools: deps
