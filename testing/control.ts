@@ -1,12 +1,17 @@
-// The emulator's control API (no auth, loopback only), for the worker's emulator.
+// The emulator's control API, for the worker's emulator (or one you run, with its control token).
 import { ENV, required } from "./env";
+import { TOKEN_ENV, TOKEN_HEADER } from "../emulator/control-token";
 
 /** Calls /_emulator{path} on the worker's emulator; resolves with the parsed answer. */
 export async function control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const base = required(ENV.baseUrl).replace(/\/+$/, "");
   const res = await fetch(`${base}/_emulator${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    // Changes must be JSON (the emulator refuses what a web page could send cross-site).
+    headers: {
+      ...(method === "GET" || method === "HEAD" ? {} : { "content-type": "application/json" }),
+      ...(process.env[TOKEN_ENV] ? { [TOKEN_HEADER]: process.env[TOKEN_ENV] } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
