@@ -37,6 +37,8 @@ system-deps:
 build: deps
 	npx tsc -p tsconfig.json --incremental
 	$(NPM) run --silent copy-ui
+	@# The package's commands, run through node_modules/.bin before any npm install has marked them.
+	chmod +x dist/emulator/cli.js dist/provider/adopt/cli.js dist/provider/drift/cli.js
 
 # jest only transpiles (tsconfig.jest.json): the tests' types are checked here, with everything else.
 # After the build: test programs import the package's own types from dist/.
