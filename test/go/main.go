@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/test/go/harness"
 	"io"
 	"net/http"
 	"os"
@@ -117,20 +118,7 @@ func changes[K ~string](summary map[K]int) map[string]int {
 }
 
 func run(ctx context.Context) (map[string]any, error) {
-	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: os.Getenv("PULUMI_ROOT"), SkipVersionCheck: true})
-	if err != nil {
-		return nil, err
-	}
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "PULUMI_") || strings.HasPrefix(k, "CLOUDPLATFORM_") || k == "PATH" {
-			env[k] = v
-		}
-	}
-	stack, err := auto.UpsertStackInlineSource(ctx, "go", "go-lifecycle", program,
-		auto.Pulumi(cmd), auto.WorkDir(os.Getenv("WORK_DIR")), auto.PulumiHome(os.Getenv("PULUMI_HOME")),
-		auto.EnvVars(env), auto.SecretsProvider("passphrase"))
+	stack, err := harness.InlineStack(ctx, "go", "go-lifecycle", program)
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/test/go/harness"
 	"os"
-	"strings"
 
 	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -69,20 +69,7 @@ func program(ctx *pulumi.Context) error {
 }
 
 func run(ctx context.Context) (map[string]any, error) {
-	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: os.Getenv("PULUMI_ROOT"), SkipVersionCheck: true})
-	if err != nil {
-		return nil, err
-	}
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "PULUMI_") || strings.HasPrefix(k, "CLOUDPLATFORM_") || k == "PATH" {
-			env[k] = v
-		}
-	}
-	stack, err := auto.UpsertStackInlineSource(ctx, os.Getenv("STACK"), "drift-go", program,
-		auto.Pulumi(cmd), auto.WorkDir(os.Getenv("WORK_DIR")), auto.PulumiHome(os.Getenv("PULUMI_HOME")),
-		auto.EnvVars(env), auto.SecretsProvider("passphrase"))
+	stack, err := harness.InlineStack(ctx, os.Getenv("STACK"), "drift-go", program)
 	if err != nil {
 		return nil, err
 	}
