@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -54,6 +54,10 @@ tools: deps
 compat: build python-sdk
 	./scripts/build-compat.sh
 
+# Vitest, at the version examples/app-tests declares, in .tools/vitest (test/testing/app-tests.test.ts).
+vitest: deps
+	./scripts/build-vitest.sh
+
 sdkgen:
 	./scripts/build-sdkgen.sh
 
@@ -92,7 +96,7 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-test: build typecheck tools python-sdk compat system-deps
+test: build typecheck tools python-sdk compat vitest system-deps
 	npx jest --ci $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.

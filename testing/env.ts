@@ -40,9 +40,13 @@ export function emulatorEnv(emu: RunningEmulator): EmulatorEnv {
   } as EmulatorEnv;
 }
 
-/** The 1-based worker number of this test process: Jest's JEST_WORKER_ID, Vitest's VITEST_POOL_ID, else 1. */
+/**
+ * The 1-based worker number of this test process: Vitest's VITEST_POOL_ID, else Jest's
+ * JEST_WORKER_ID, else 1. Vitest's first: only Vitest sets it, while a JEST_WORKER_ID may be
+ * inherited from a Jest run that started this one.
+ */
 export function workerNumber(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.JEST_WORKER_ID ?? env.VITEST_POOL_ID ?? "1";
+  const raw = env.VITEST_POOL_ID || env.JEST_WORKER_ID || "1";
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`the test worker's number is not a positive integer: '${raw}'`);
   return n;

@@ -1,11 +1,13 @@
 // examples/app-tests runs its own tests with pulumi-cloudplatform/testing's Jest global setup, as
-// an app would (`npx jest -c jest.config.js` in its folder); and two workers get two emulators.
+// an app would (`npx jest -c jest.config.js` in its folder), and the same tests on Vitest with the
+// kit's Vitest global setup (`npx vitest run`); on each runner, two workers get two emulators.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "../../scripts/pulumi-env";
+import { runVitest, VITEST, vitestProbeDir } from "./vitest";
 
 jest.setTimeout(900_000);
 
@@ -60,4 +62,51 @@ test("two workers, two emulators: each test file sees its worker's own, and rese
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe("Vitest", () => {
+  test("is the version examples/app-tests declares (make vitest)", async () => {
+    const declared = JSON.parse(readFileSync(join(ROOT, "examples", "app-tests", "package.json"), "utf8")).devDependencies.vitest;
+    expect((await run(VITEST, ["--version"])).stdout).toContain(`vitest/${declared} `);
+  });
+
+  test("examples/app-tests: the same tests pass on the kit's Vitest global setup", async () => {
+    const { report, stderr } = await runVitest(join(ROOT, "examples", "app-tests"), []);
+    expect(report.testResults.map((r) => r.message).join("\n").trim()).toBe("");
+    expect([report.numPassedTests, report.numFailedTests]).toEqual([4, 0]);
+    expect(stderr).not.toMatch(/globalSetup|Sourcemap/);
+  });
+
+  test("installed from the tarball: two workers, two emulators, and no warning from the kit's files", async () => {
+    // Under node_modules, as an app installs it, Vitest loads the kit as a dependency, not as source.
+    const dir = vitestProbeDir();
+    try {
+      writeFileSync(join(dir, "vitest.config.mjs"), `export default ${JSON.stringify({ test: {
+        include: ["*.test.js"], globals: true,
+        globalSetup: ["pulumi-cloudplatform/testing/vitest-global-setup"], setupFiles: ["pulumi-cloudplatform/testing/worker-env"],
+      } })};`);
+      for (const name of ["a", "b"]) {
+        writeFileSync(join(dir, `${name}.test.js`), `
+          const { createBucket, api, ENV, workerEnv } = require("pulumi-cloudplatform/testing");
+          const fs = require("fs"), path = require("path");
+          test("${name}", async () => {
+            expect(process.env.VITEST_POOL_ID).toMatch(/^[12]$/);
+            expect(process.env[ENV.baseUrl]).toBe(workerEnv()[ENV.baseUrl]);
+            await createBucket("bucket-${name}");
+            fs.writeFileSync(path.join(__dirname, "${name}.url"), process.env[ENV.baseUrl]);
+            const other = path.join(__dirname, "${name === "a" ? "b" : "a"}.url");
+            for (let i = 0; i < 1200 && !fs.existsSync(other); i++) await new Promise((r) => setTimeout(r, 100));
+            expect(fs.readFileSync(other, "utf8")).not.toBe(process.env[ENV.baseUrl]);
+            const buckets = await api("GET", "/v1/workspaces/" + process.env[ENV.workspaceId] + "/buckets");
+            expect((Array.isArray(buckets) ? buckets : buckets.data).map((b) => b.name)).toEqual(["bucket-${name}"]);
+          }, 180000);`);
+      }
+      const { report, stderr } = await runVitest(dir, ["--maxWorkers=2"]);
+      expect(report.testResults.map((r) => r.message).join("\n").trim()).toBe("");
+      expect([report.numPassedTests, report.numFailedTests]).toEqual([2, 0]);
+      expect(stderr).not.toMatch(/Sourcemap|pulumi-cloudplatform/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -34,6 +34,9 @@ describe("the worker's environment", () => {
     const all = JSON.stringify([{ [ENV.baseUrl]: "http://one" }, { [ENV.baseUrl]: "http://two" }]);
     expect(workerEnv({ CLOUDPLATFORM_TESTING_EMULATORS: all, JEST_WORKER_ID: "2" })?.[ENV.baseUrl]).toBe("http://two");
     expect(workerEnv({ CLOUDPLATFORM_TESTING_EMULATORS: all, VITEST_POOL_ID: "1" })?.[ENV.baseUrl]).toBe("http://one");
+    // Vitest's pool id wins over a JEST_WORKER_ID inherited from a Jest run; an empty one is unset
+    expect(workerEnv({ CLOUDPLATFORM_TESTING_EMULATORS: all, VITEST_POOL_ID: "2", JEST_WORKER_ID: "1" })?.[ENV.baseUrl]).toBe("http://two");
+    expect(workerEnv({ CLOUDPLATFORM_TESTING_EMULATORS: all, JEST_WORKER_ID: "" })?.[ENV.baseUrl]).toBe("http://one");
     expect(workerEnv({})).toBeUndefined();
     expect(() => workerEnv({ CLOUDPLATFORM_TESTING_EMULATORS: all, JEST_WORKER_ID: "x" })).toThrow("the test worker's number is not a positive integer: 'x'");
   });
