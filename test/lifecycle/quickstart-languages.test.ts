@@ -4,13 +4,13 @@
 // runpy (test/python/example.py), Go's main.go built into a harness that captures its pulumi.Run
 // (test/examples-go/harness.go). Up, an empty preview with a refresh, destroy, nothing left.
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { GO_ENV, goModule, PYTHON } from "../support/toolchains";
+import { GO_ENV, goExampleModule, PYTHON } from "../support/toolchains";
 
 jest.setTimeout(900_000);
 
@@ -69,11 +69,7 @@ test("examples/quickstart-python: its __main__.py, up, empty preview, destroy", 
 test("examples/quickstart-go: its main.go, up, empty preview, destroy", async () => {
   const mod = join(dir, "go-module");
   mkdirSync(mod);
-  goModule(mod, "quickstartharness");
-  const source = readFileSync(join(EXAMPLES, "quickstart-go", "main.go"), "utf8");
-  expect(source).toMatch(/^func main\(\) \{$/m);
-  writeFileSync(join(mod, "main.go"), source.replace(/^func main\(\) \{$/m, "func exampleMain() {").replace(/\bpulumi\.Run\(/, "capture("));
-  copyFileSync(join(ROOT, "test", "examples-go", "harness.go"), join(mod, "harness.go"));
+  goExampleModule(mod, "quickstart-go");
   // A cold build (the Pulumi Go SDK and its dependencies) takes minutes; later ones are cached.
   await run("go", ["build", "-o", join(dir, "quickstart-go"), "."], { cwd: mod, env: GO_ENV, timeout: 900_000 });
   const { stdout } = await run(join(dir, "quickstart-go"), [], { env: { ...stackEnv("go"), PROJECT: "quickstart-go" }, timeout: 300_000 });
