@@ -15,6 +15,14 @@ loadAll();
 type TypeSpec = Json;
 
 const PKG = "cloudplatform";
+
+/**
+ * The Pulumi SDK releases the generated SDKs accept: from the oldest one the tests run, the pinned
+ * 3.248.0 (README, "Tested versions"); package.json's peer range says the same for @pulumi/pulumi.
+ * test/tested-versions.test.ts holds these to the pinned and the newest toolchains.
+ */
+export const PULUMI_NODE_RANGE = "^3.248.0";
+export const PULUMI_PYTHON_RANGE = ">=3.248.0,<4.0.0";
 /** The project's repository: its releases carry the plugin archives `make plugin` builds, and the Go SDK's module lives in it. */
 export const REPOSITORY = "github.com/pulumi-cloudplatform/pulumi-cloudplatform";
 /**
@@ -216,10 +224,10 @@ export function buildSchema(): Json {
     functions: functionSpecs,
     language: {
       // Program code Pulumi generates (`pulumi import`) imports the native SDK from here.
-      nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
+      nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": PULUMI_NODE_RANGE } },
       // The generated Python package carries the schema's version, which is package.json's, and
       // its README (which sdkgen also puts beside setup.py, so the wheel's description has it).
-      python: { respectSchemaVersion: true, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
+      python: { respectSchemaVersion: true, requires: { pulumi: PULUMI_PYTHON_RANGE }, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
       // sdk/go is the module (its go.mod is sdkgen's); the package is sdk/go/cloudplatform.
       go: { importBasePath: `${REPOSITORY}/sdk/go/cloudplatform`, respectSchemaVersion: true },
     },
