@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     dnsPort: num(values["dns-port"], "dns-port"),
     log: values.log === true,
     controlToken: str(values["control-token"]) ?? (process.env[TOKEN_ENV] || undefined),
-    allowedHosts: (values["allowed-host"] as string[] | undefined) ?? [],
+    allowedHost: (values["allowed-host"] as string[] | undefined) ?? [],
     rateLimit: str(values["rate-limit"]),
     rateBurst: num(values["rate-burst"], "rate-burst"),
     dnsPropagationMs: num(values["dns-propagation-ms"], "dns-propagation-ms"),

@@ -100,7 +100,7 @@ export function installGuard(app: FastifyInstance, emu: Emu, opts: GuardOptions 
       emu.count(`${req.method} refused host`, 403);
       return refuse(req, reply, new PlatformError(403,
         `host: the emulator does not answer to '${name}' (a page reaching it through a DNS name it does not know is refused); ` +
-        `reach it as localhost or 127.0.0.1, or start it with --allowed-host ${name} (allowedHosts in-process) to accept that name`));
+        `reach it as localhost or 127.0.0.1, or start it with --allowed-host ${name} (allowedHost in-process) to accept that name`));
     }
     const path = req.url.split("?")[0];
     if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return;

@@ -48,13 +48,13 @@ interface KeptSettings {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = (opts.host ?? LOOPBACK).replace(/^\[(.*)\]$/, "$1");
   checkExposure(host, opts.controlToken);
-  opts.allowedHosts?.forEach(checkAllowedHost);
+  const { state: stateDir, settings: given, rateLimit, allowedHosts } = normalizeOptions(opts);
+  allowedHosts.forEach(checkAllowedHost);
   const store = new Store();
   let emu: Emu | undefined;
   // Events of the load (a torn batch cut off, a legacy file converted) wait for the emulator's sink.
   const early: LogEvent[] = [];
   const logState = (msg: string, fields?: Record<string, unknown>) => (emu ? emu.log({ kind: "state", msg, ...fields }) : early.push({ kind: "state", msg, ...fields }));
-  const { state: stateDir, settings: given, rateLimit } = normalizeOptions(opts);
   const state = stateDir ? await StateDir.open(stateDir, store, { log: logState }) : undefined;
   const kept = (state?.meta ?? {}) as KeptSettings;
   // Flags add to what the state kept: delegations are the union, an explicit delay wins.
@@ -91,7 +91,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   emu.save();
 
   const app = buildApp(emu, {
-    allowedHosts: opts.allowedHosts, boundHost: host, token: opts.controlToken === undefined ? undefined : new ControlToken(opts.controlToken),
+    allowedHosts, boundHost: host, token: opts.controlToken === undefined ? undefined : new ControlToken(opts.controlToken),
   });
   let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
   try {

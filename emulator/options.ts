@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   /** How long close() lets requests under way finish before it cuts their connections (default 10 s). */
   shutdownGraceMs?: number;
   /** --allowed-host: host names the emulator answers to besides loopback names, IP addresses and `host` (e.g. a container's service name). */
+  allowedHost?: string[];
+  /** @deprecated the earlier name of `allowedHost`; the two add up. */
   allowedHosts?: string[];
   /** --control-token: the token the control API and the dashboard's JSON then need; required to serve beyond loopback. */
   controlToken?: string;
@@ -44,11 +46,12 @@ export interface EmulatorOptions {
   settings?: Partial<EmuSettings>;
 }
 
-/** The options reduced to what startEmulator uses: the state directory, the settings and the rate limit. */
+/** The options reduced to what startEmulator uses: the state directory, the settings, the rate limit and the allowed hosts. */
 export function normalizeOptions(opts: EmulatorOptions): {
   state?: string;
   settings: Partial<EmuSettings>;
   rateLimit?: { perMinute: number; burst?: number };
+  allowedHosts: string[];
 } {
   const settings: Partial<EmuSettings> = { ...opts.settings };
   if (opts.speed !== undefined) settings.speed = nonNegative(opts.speed, "speed");
@@ -63,7 +66,8 @@ export function normalizeOptions(opts: EmulatorOptions): {
   if (opts.state !== undefined && opts.stateFile !== undefined && opts.state !== opts.stateFile) {
     throw new Error("state and stateFile (its deprecated name) name different directories; give state only");
   }
-  return { state: opts.state ?? opts.stateFile, settings, rateLimit };
+  const allowedHosts = [...new Set([...(opts.allowedHost ?? []), ...(opts.allowedHosts ?? [])])];
+  return { state: opts.state ?? opts.stateFile, settings, rateLimit, allowedHosts };
 }
 
 function nonNegative(n: number, name: string): number {

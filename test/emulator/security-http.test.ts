@@ -7,7 +7,7 @@ import { emulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 beforeAll(async () => {
-  emu = await emulator({ allowedHosts: ["emulator.internal"] });
+  emu = await emulator({ allowedHost: ["emulator.internal"] });
 });
 afterAll(async () => emu?.close());
 
@@ -85,7 +85,7 @@ test("a rebinding Host is refused on every route with 403 naming --allowed-host;
 });
 
 test("a bad --allowed-host is refused before the emulator starts", async () => {
-  await expect(startEmulator({ allowedHosts: ["http://emulator:4510"] })).rejects.toThrow(/--allowed-host must be a host name .*got 'http:\/\/emulator:4510'/);
+  await expect(startEmulator({ allowedHost: ["http://emulator:4510"] })).rejects.toThrow(/--allowed-host must be a host name .*got 'http:\/\/emulator:4510'/);
 });
 
 describe("with a control token", () => {

@@ -2,6 +2,9 @@
 // names, the worker's environment, the link extraction, waitForEmail, reset, the S3 preset, the
 // database helpers, and the Vitest global setup (called as Vitest calls it).
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FLAGS } from "../../emulator/cli";
 import { normalizeOptions } from "../../emulator/options";
 import {
   connectDatabase, createBucket, createDatabase, emulatorCount, ENV, extractLink, links, outbox, reset, s3Client,
@@ -16,9 +19,21 @@ describe("options by the CLI flags' names", () => {
       state: "/tmp/s",
       settings: { speed: 0, delegations: ["a.test"], dnsPropagationMs: 5, sendRatePerMinute: 60 },
       rateLimit: { perMinute: 120, burst: 4 },
+      allowedHosts: [],
     });
     // the deprecated name still works; the flag-named option wins over `settings`
     expect(normalizeOptions({ stateFile: "/tmp/old", settings: { speed: 1 }, speed: 0 })).toMatchObject({ state: "/tmp/old", settings: { speed: 0 } });
+    // allowedHost is --allowed-host's name; allowedHosts, its deprecated one, adds to it
+    expect(normalizeOptions({ allowedHost: ["api.internal"], allowedHosts: ["old.internal", "api.internal"] }).allowedHosts).toEqual(["api.internal", "old.internal"]);
+  });
+
+  test("every flag of the CLI is passed as the option of its camelCase name", () => {
+    // cli.ts's object literal is type-checked against EmulatorOptions, so each of these keys is an option.
+    const cli = readFileSync(join(__dirname, "..", "..", "emulator", "cli.ts"), "utf8");
+    const call = /await startEmulator\(\{\n([\s\S]*?)\n\s*\}\);/.exec(cli)?.[1] ?? "";
+    const passed = [...call.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]).sort();
+    const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    expect(passed).toEqual(Object.keys(FLAGS).filter((f) => f !== "help").map(camel).sort());
   });
 
   test("bad values are refused, naming the option", () => {
