@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import * as cloud from "../../sdk/native";
 import { openStack, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { pluginArchives } from "../support/plugin-archives";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes } from "../support/stack";
 
@@ -33,7 +34,7 @@ const requested: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cloudplatform-release-"));
   const releases = join(dir, "releases", "download", `v${VERSION}`);
-  await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: releases }, timeout: 540_000 });
+  await pluginArchives(releases);
   server = createServer((req, res) => {
     requested.push(req.url ?? "");
     const file = join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
