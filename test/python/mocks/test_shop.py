@@ -5,6 +5,7 @@ pulumi-resource-cloudplatform, on PATH)."""
 import logging
 import re
 import unittest
+from typing import Any
 
 import pulumi
 import pulumi_cloudplatform as cp
@@ -13,7 +14,11 @@ from pulumi_cloudplatform.testing import MocksError, set_cloudplatform_mocks
 from shop import shop
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$")
-WEB = {"environment_id": "e1", "name": "web", "type": "WEB", "image": "nginx"}
+
+
+def web(resource_name: str, **given: Any) -> cp.Service:
+    """A WEB service, with what the case changes."""
+    return cp.Service(resource_name, **{"environment_id": "e1", "name": "web", "type": "WEB", "image": "nginx", **given})
 
 
 class ValidProgram(unittest.TestCase):
@@ -62,10 +67,10 @@ class ValidProgram(unittest.TestCase):
 
 
 INVALID = [
-    ("schedule on a WEB service", lambda: cp.Service("s1", schedule="0 * * * *", **WEB), "schedule: applies to CRON services only, not WEB"),
-    ("a CRON service with no schedule", lambda: cp.Service("s2", **{**WEB, "type": "CRON"}), "schedule: is required for a CRON service (five-field cron expression, UTC)"),
-    ("dbName on a WEB service", lambda: cp.Service("s4", db_name="app", **WEB), "dbName: applies to database services only, not WEB"),
-    ("an env var key twice", lambda: cp.Service("s5", env_vars=[cp.ServiceEnvVarArgs(key="A", value="1"), cp.ServiceEnvVarArgs(key="A", value="2")], **WEB), "envVars: key A is declared twice"),
+    ("schedule on a WEB service", lambda: web("s1", schedule="0 * * * *"), "schedule: applies to CRON services only, not WEB"),
+    ("a CRON service with no schedule", lambda: web("s2", type="CRON"), "schedule: is required for a CRON service (five-field cron expression, UTC)"),
+    ("dbName on a WEB service", lambda: web("s4", db_name="app"), "dbName: applies to database services only, not WEB"),
+    ("an env var key twice", lambda: web("s5", env_vars=[cp.ServiceEnvVarArgs(key="A", value="1"), cp.ServiceEnvVarArgs(key="A", value="2")]), "envVars: key A is declared twice"),
     ("an A record with not-an-ip", lambda: cp.DnsRecord("r1", zone_id="z", name="www", type="A", content="not-an-ip"), "content: 'not-an-ip' is not an IPv4 address"),
     ("a CNAME at the apex", lambda: cp.DnsRecord("r2", zone_id="z", name="@", type="CNAME", content="example.net"), "name: a CNAME cannot be placed at the zone apex ('@'); use an ALIAS record"),
     ("a TTL under 60", lambda: cp.DnsRecord("r3", zone_id="z", name="www", type="A", content="203.0.113.1", ttl=30), "ttl: must be at least 60 seconds"),
