@@ -1,8 +1,8 @@
 // CloudPlatformGuard through the real CLI: `pulumi preview --policy-pack examples/policy/guard`
 // starts the pack through the Node.js language host's RunPlugin (the project's stand-in host).
-// Mandatory violations fail the preview naming the resource, the policy and the remediation (and
-// the CI gate turns them into exit code 5); advisory ones warn; a clean program passes. The same
-// pack checks a Python program through the Automation API.
+// Mandatory violations fail the preview naming the resource, the policy and the remediation, with
+// exit code 1 on the pinned CLI and on the newest one (the CI gate turns them into 5); advisory
+// ones warn; a clean program passes. The same pack checks a Python program through the Automation API.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
