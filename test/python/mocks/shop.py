@@ -13,7 +13,8 @@ def shop():
     zone = cp.DnsZone("zone", name="shop.example.com")
     www = cp.DnsRecord("www", zone_id=zone.id, name="www", type="CNAME", content=web.url.apply(lambda u: u.removeprefix("https://")))
     assets = cp.Bucket("assets", cors_rules=[cp.CorsRuleArgs(allowed_origins=["*"], allowed_methods=["GET"])])
-    mail = cp.MailDomain("mail", name="mail.shop.example.com")
+    # After the zone: the platform lists the domain's records relative to a zone that exists.
+    mail = cp.MailDomain("mail", name="mail.shop.example.com", opts=pulumi.ResourceOptions(depends_on=[zone]))
     records = cp.DnsRecordSet(
         "mail-records",
         zone_id=zone.id,
