@@ -18,6 +18,7 @@ const SLOW = {
   "/test/compat/": "the newest Pulumi CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/testing/kit.test.ts": "a Postgres server, or PGlite (the pg helper)",
   "/test/testing/app-tests.test.ts": "a Postgres server, or PGlite (the example app)",
+  "/test/testing/python-mocks.test.ts": "the Python venv (the Python SDK's mocks)",
 };
 
 /** @type {import('jest').Config} */
