@@ -2,6 +2,7 @@
 // `make schema` writes it; test/schema.test.ts fails when the committed file is stale.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROOT, withDescriptions } from "./doc-examples";
 import { jsonOf, type Json, normalize, pascal } from "./json-schema";
 import { type ComponentDefinition, components } from "../provider/components";
 import { CONFIG_KEYS } from "../provider/config";
@@ -70,9 +71,24 @@ function withDocs(spec: TypeSpec, js: Json): TypeSpec {
   const known: string[] | undefined = js.knownValues ?? js.enum;
   let description = js.description as string | undefined;
   if (known?.length) description = `${description ? `${description} ` : ""}Known values: ${known.join(", ")} (the set is open).`;
+  const limit = limits(js);
+  if (limit && !description?.includes(limit)) description = `${description ? `${description} ` : ""}${limit}`;
   if (description) out.description = description;
   if (js.secret) out.secret = true;
   return out;
+}
+
+/** The bounds the provider's check enforces, as zod exports them: a sentence, or "". */
+function limits(js: Json): string {
+  const range = (min: number | undefined, max: number | undefined, unit: string) =>
+    min !== undefined && max !== undefined ? `${min} to ${max}${unit}` : max !== undefined ? `at most ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : "";
+  const text =
+    js.type === "string" ? range(js.minLength > 1 || js.maxLength !== undefined ? js.minLength : undefined, js.maxLength, " characters")
+    : js.exclusiveMinimum !== undefined ? `more than ${js.exclusiveMinimum}${js.maximum !== undefined ? ` and at most ${js.maximum}` : ""}`
+    : js.type === "integer" || js.type === "number" ? range(js.minimum, js.maximum, "")
+    : js.type === "array" ? range(js.minItems, js.maxItems, js.maxItems === undefined && js.minItems === 1 ? " entry" : " entries")
+    : "";
+  return text ? `Limits: ${text}.` : "";
 }
 
 function stripDocs(spec: TypeSpec): TypeSpec {
@@ -219,15 +235,17 @@ export function buildSchema(): Json {
       nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": "^3.100.0" } },
       // The generated Python package carries the schema's version, which is package.json's, and
       // its README (which sdkgen also puts beside setup.py, so the wheel's description has it).
-      python: { respectSchemaVersion: true, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
+      python: { respectSchemaVersion: true, readme: readFileSync(join(ROOT, "docs", "python-sdk.md"), "utf8") },
       // sdk/go is the module (its go.mod is sdkgen's); the package is sdk/go/cloudplatform.
       go: { importBasePath: `${REPOSITORY}/sdk/go/cloudplatform`, respectSchemaVersion: true },
     },
   };
 }
 
+/** The schema with its long descriptions (provider/schema-docs), as committed. */
 export function renderSchema(): string {
-  return JSON.stringify(buildSchema(), null, 2) + "\n";
+  const importIds = Object.fromEntries(Object.values(resources).map((def) => [def.token, def.importId]));
+  return JSON.stringify(withDescriptions(ROOT, buildSchema(), importIds), null, 2) + "\n";
 }
 
 if (require.main === module) process.stdout.write(renderSchema());

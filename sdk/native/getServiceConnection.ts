@@ -6,6 +6,22 @@ import * as utilities from "./utilities";
 
 /**
  * How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+ *
+ * ## Example Usage
+ * ### A database's connection details
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const connection = cloudplatform.getServiceConnectionOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const host = connection.host;
+ * export const databaseUrl = pulumi.secret(connection.apply(connection => connection.url));
+ * ```
  */
 export function getServiceConnection(args: GetServiceConnectionArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceConnectionResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -46,6 +62,22 @@ export interface GetServiceConnectionResult {
 }
 /**
  * How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+ *
+ * ## Example Usage
+ * ### A database's connection details
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const connection = cloudplatform.getServiceConnectionOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const host = connection.host;
+ * export const databaseUrl = pulumi.secret(connection.apply(connection => connection.url));
+ * ```
  */
 export function getServiceConnectionOutput(args: GetServiceConnectionOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceConnectionResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -12,6 +12,38 @@ import (
 )
 
 // How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+//
+// ## Example Usage
+// ### A database's connection details
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			serviceId := cfg.Require("serviceId")
+//			connection := cloudplatform.GetServiceConnectionOutput(ctx, cloudplatform.GetServiceConnectionOutputArgs{
+//				ServiceId: pulumi.String(serviceId),
+//			}, nil)
+//			ctx.Export("host", connection.ApplyT(func(connection cloudplatform.GetServiceConnectionResult) (string, error) {
+//				return connection.Host, nil
+//			}).(pulumi.StringOutput))
+//			ctx.Export("databaseUrl", pulumi.ToSecret(connection.ApplyT(func(connection cloudplatform.GetServiceConnectionResult) (*string, error) {
+//				return connection.Url, nil
+//			}).(pulumi.StringPtrOutput)).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetServiceConnection(ctx *pulumi.Context, args *GetServiceConnectionArgs, opts ...pulumi.InvokeOption) (*GetServiceConnectionResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetServiceConnectionResult

@@ -16,9 +16,9 @@ var _ = internal.GetEnvOrDefault
 type CorsRule struct {
 	// Request headers a preflight may ask for.
 	AllowedHeaders []string `pulumi:"allowedHeaders"`
-	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 	AllowedMethods []string `pulumi:"allowedMethods"`
-	// Origins the rule allows, e.g. https://app.example.com or *.
+	// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 	AllowedOrigins []string `pulumi:"allowedOrigins"`
 	// Response headers the browser may read.
 	ExposeHeaders []string `pulumi:"exposeHeaders"`
@@ -40,9 +40,9 @@ type CorsRuleInput interface {
 type CorsRuleArgs struct {
 	// Request headers a preflight may ask for.
 	AllowedHeaders pulumi.StringArrayInput `pulumi:"allowedHeaders"`
-	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 	AllowedMethods pulumi.StringArrayInput `pulumi:"allowedMethods"`
-	// Origins the rule allows, e.g. https://app.example.com or *.
+	// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 	AllowedOrigins pulumi.StringArrayInput `pulumi:"allowedOrigins"`
 	// Response headers the browser may read.
 	ExposeHeaders pulumi.StringArrayInput `pulumi:"exposeHeaders"`
@@ -106,12 +106,12 @@ func (o CorsRuleOutput) AllowedHeaders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedHeaders }).(pulumi.StringArrayOutput)
 }
 
-// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 func (o CorsRuleOutput) AllowedMethods() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedMethods }).(pulumi.StringArrayOutput)
 }
 
-// Origins the rule allows, e.g. https://app.example.com or *.
+// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 func (o CorsRuleOutput) AllowedOrigins() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedOrigins }).(pulumi.StringArrayOutput)
 }
@@ -387,13 +387,13 @@ func (o CustomDomainInfoArrayOutput) Index(i pulumi.IntInput) CustomDomainInfoOu
 }
 
 type DnsRecordSetRecord struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content string `pulumi:"content"`
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name string `pulumi:"name"`
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority *int `pulumi:"priority"`
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl *int `pulumi:"ttl"`
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type string `pulumi:"type"`
@@ -411,13 +411,13 @@ type DnsRecordSetRecordInput interface {
 }
 
 type DnsRecordSetRecordArgs struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content pulumi.StringInput `pulumi:"content"`
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority pulumi.IntPtrInput `pulumi:"priority"`
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type pulumi.StringInput `pulumi:"type"`
@@ -474,7 +474,7 @@ func (o DnsRecordSetRecordOutput) ToDnsRecordSetRecordOutputWithContext(ctx cont
 	return o
 }
 
-// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 func (o DnsRecordSetRecordOutput) Content() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) string { return v.Content }).(pulumi.StringOutput)
 }
@@ -484,12 +484,12 @@ func (o DnsRecordSetRecordOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Priority, for MX and SRV records only. Default 10 for MX.
+// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 func (o DnsRecordSetRecordOutput) Priority() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) *int { return v.Priority }).(pulumi.IntPtrOutput)
 }
 
-// Time to live in seconds. Default: the platform's (3600).
+// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 func (o DnsRecordSetRecordOutput) Ttl() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) *int { return v.Ttl }).(pulumi.IntPtrOutput)
 }
@@ -1440,13 +1440,13 @@ func (o ServiceConnectionPtrOutput) Username() pulumi.StringPtrOutput {
 }
 
 type ServiceEnvVar struct {
-	// Variable name.
+	// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 	Key string `pulumi:"key"`
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope *string `pulumi:"scope"`
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret *bool `pulumi:"secret"`
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value string `pulumi:"value"`
 }
 
@@ -1462,13 +1462,13 @@ type ServiceEnvVarInput interface {
 }
 
 type ServiceEnvVarArgs struct {
-	// Variable name.
+	// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 	Key pulumi.StringInput `pulumi:"key"`
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope pulumi.StringPtrInput `pulumi:"scope"`
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret pulumi.BoolPtrInput `pulumi:"secret"`
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -1523,12 +1523,12 @@ func (o ServiceEnvVarOutput) ToServiceEnvVarOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Variable name.
+// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 func (o ServiceEnvVarOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceEnvVar) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 func (o ServiceEnvVarOutput) Scope() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *string { return v.Scope }).(pulumi.StringPtrOutput)
 }
@@ -1538,7 +1538,7 @@ func (o ServiceEnvVarOutput) Secret() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *bool { return v.Secret }).(pulumi.BoolPtrOutput)
 }
 
-// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 func (o ServiceEnvVarOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceEnvVar) string { return v.Value }).(pulumi.StringOutput)
 }
@@ -1564,9 +1564,9 @@ func (o ServiceEnvVarArrayOutput) Index(i pulumi.IntInput) ServiceEnvVarOutput {
 }
 
 type ServiceSecretFile struct {
-	// File content. Always secret.
+	// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 	Content string `pulumi:"content"`
-	// Path the file is mounted at.
+	// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 	Path string `pulumi:"path"`
 }
 
@@ -1582,9 +1582,9 @@ type ServiceSecretFileInput interface {
 }
 
 type ServiceSecretFileArgs struct {
-	// File content. Always secret.
+	// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 	Content pulumi.StringInput `pulumi:"content"`
-	// Path the file is mounted at.
+	// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 	Path pulumi.StringInput `pulumi:"path"`
 }
 
@@ -1639,12 +1639,12 @@ func (o ServiceSecretFileOutput) ToServiceSecretFileOutputWithContext(ctx contex
 	return o
 }
 
-// File content. Always secret.
+// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 func (o ServiceSecretFileOutput) Content() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceSecretFile) string { return v.Content }).(pulumi.StringOutput)
 }
 
-// Path the file is mounted at.
+// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 func (o ServiceSecretFileOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceSecretFile) string { return v.Path }).(pulumi.StringOutput)
 }

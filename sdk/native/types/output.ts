@@ -11,11 +11,11 @@ export interface CorsRule {
      */
     allowedHeaders?: string[];
     /**
-     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
      */
     allowedMethods: string[];
     /**
-     * Origins the rule allows, e.g. https://app.example.com or *.
+     * Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
      */
     allowedOrigins: string[];
     /**
@@ -126,7 +126,7 @@ export interface CustomDomainInfo {
 
 export interface DnsRecordSetRecord {
     /**
-     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
      */
     content: string;
     /**
@@ -134,11 +134,11 @@ export interface DnsRecordSetRecord {
      */
     name: string;
     /**
-     * Priority, for MX and SRV records only. Default 10 for MX.
+     * Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
      */
     priority?: number;
     /**
-     * Time to live in seconds. Default: the platform's (3600).
+     * Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
      */
     ttl?: number;
     /**
@@ -352,11 +352,11 @@ export interface ServiceConnection {
 
 export interface ServiceEnvVar {
     /**
-     * Variable name.
+     * Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
      */
     key: string;
     /**
-     * Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+     * Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
      */
     scope?: string;
     /**
@@ -364,18 +364,18 @@ export interface ServiceEnvVar {
      */
     secret?: boolean;
     /**
-     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
      */
     value: string;
 }
 
 export interface ServiceSecretFile {
     /**
-     * File content. Always secret.
+     * File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
      */
     content: string;
     /**
-     * Path the file is mounted at.
+     * Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
      */
     path: string;
 }

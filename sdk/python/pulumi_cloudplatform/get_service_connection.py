@@ -132,6 +132,19 @@ def get_service_connection(service_id: Optional[_builtins.str] = None,
     """
     How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
 
+    ## Example Usage
+    ### A database's connection details
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    connection = cloudplatform.get_service_connection_output(service_id=service_id)
+    pulumi.export("host", connection.host)
+    pulumi.export("databaseUrl", pulumi.Output.secret(connection.url))
+    ```
+
     :param _builtins.str service_id: The database service's id.
     """
     __args__ = dict()
@@ -153,6 +166,19 @@ def get_service_connection_output(service_id: pulumi.Input[Optional[_builtins.st
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServiceConnectionResult]:
     """
     How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+
+    ## Example Usage
+    ### A database's connection details
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    connection = cloudplatform.get_service_connection_output(service_id=service_id)
+    pulumi.export("host", connection.host)
+    pulumi.export("databaseUrl", pulumi.Output.secret(connection.url))
+    ```
 
     :param _builtins.str service_id: The database service's id.
     """

@@ -70,8 +70,8 @@ class CorsRule(dict):
                  expose_headers: Optional[Sequence[_builtins.str]] = None,
                  max_age_seconds: Optional[_builtins.int] = None):
         """
-        :param Sequence[_builtins.str] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
-        :param Sequence[_builtins.str] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *.
+        :param Sequence[_builtins.str] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
+        :param Sequence[_builtins.str] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         :param Sequence[_builtins.str] allowed_headers: Request headers a preflight may ask for.
         :param Sequence[_builtins.str] expose_headers: Response headers the browser may read.
         :param _builtins.int max_age_seconds: How long a browser may cache the preflight answer, in seconds.
@@ -89,7 +89,7 @@ class CorsRule(dict):
     @pulumi.getter(name="allowedMethods")
     def allowed_methods(self) -> Sequence[_builtins.str]:
         """
-        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_methods")
 
@@ -97,7 +97,7 @@ class CorsRule(dict):
     @pulumi.getter(name="allowedOrigins")
     def allowed_origins(self) -> Sequence[_builtins.str]:
         """
-        Origins the rule allows, e.g. https://app.example.com or *.
+        Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_origins")
 
@@ -437,11 +437,11 @@ class DnsRecordSetRecord(dict):
                  priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
-        :param _builtins.str content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        :param _builtins.str content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         :param _builtins.str name: '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
         :param _builtins.str type: Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
-        :param _builtins.int priority: Priority, for MX and SRV records only. Default 10 for MX.
-        :param _builtins.int ttl: Time to live in seconds. Default: the platform's (3600).
+        :param _builtins.int priority: Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
+        :param _builtins.int ttl: Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "name", name)
@@ -455,7 +455,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def content(self) -> _builtins.str:
         """
-        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         """
         return pulumi.get(self, "content")
 
@@ -479,7 +479,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def priority(self) -> Optional[_builtins.int]:
         """
-        Priority, for MX and SRV records only. Default 10 for MX.
+        Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
         """
         return pulumi.get(self, "priority")
 
@@ -487,7 +487,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def ttl(self) -> Optional[_builtins.int]:
         """
-        Time to live in seconds. Default: the platform's (3600).
+        Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         return pulumi.get(self, "ttl")
 
@@ -1325,9 +1325,9 @@ class ServiceEnvVar(dict):
                  scope: Optional[_builtins.str] = None,
                  secret: Optional[_builtins.bool] = None):
         """
-        :param _builtins.str key: Variable name.
-        :param _builtins.str value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
-        :param _builtins.str scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        :param _builtins.str key: Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
+        :param _builtins.str value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
+        :param _builtins.str scope: Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         :param _builtins.bool secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
@@ -1341,7 +1341,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def key(self) -> _builtins.str:
         """
-        Variable name.
+        Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
         """
         return pulumi.get(self, "key")
 
@@ -1349,7 +1349,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
         """
         return pulumi.get(self, "value")
 
@@ -1357,7 +1357,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def scope(self) -> Optional[_builtins.str]:
         """
-        Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         """
         return pulumi.get(self, "scope")
 
@@ -1376,8 +1376,8 @@ class ServiceSecretFile(dict):
                  content: _builtins.str,
                  path: _builtins.str):
         """
-        :param _builtins.str content: File content. Always secret.
-        :param _builtins.str path: Path the file is mounted at.
+        :param _builtins.str content: File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
+        :param _builtins.str path: Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "path", path)
@@ -1386,7 +1386,7 @@ class ServiceSecretFile(dict):
     @pulumi.getter
     def content(self) -> _builtins.str:
         """
-        File content. Always secret.
+        File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
         """
         return pulumi.get(self, "content")
 
@@ -1394,7 +1394,7 @@ class ServiceSecretFile(dict):
     @pulumi.getter
     def path(self) -> _builtins.str:
         """
-        Path the file is mounted at.
+        Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         return pulumi.get(self, "path")
 
