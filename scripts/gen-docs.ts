@@ -98,8 +98,8 @@ function described(description: string): { body: string; importText: string } {
   return { body: shown.trimEnd() + "\n\n", importText: importText.trimEnd() + (importText ? "\n" : "") };
 }
 
-/** The description's first paragraph, for the index. */
-const summary = (description: string) => (description ?? "").split("\n\n")[0];
+/** The description's first sentence, for the index. */
+const summary = (description: string) => /^[\s\S]*?\.(?=\s+[A-Z`]|\s*$)/.exec((description ?? "").split("\n\n")[0])?.[0] ?? "";
 
 const tidy = (lines: string[]) => lines.join("\n").replace(/\n{3,}/g, "\n\n");
 

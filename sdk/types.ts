@@ -1473,13 +1473,37 @@ export interface ServiceState {
 }
 
 export interface ServiceConnection {
+  /**
+   * Database name.
+   */
   readonly database: string | null;
+  /**
+   * Public URL when external access is on; null otherwise.
+   */
   readonly externalUrl: string | null;
+  /**
+   * Host name, reachable from the environment's other services.
+   */
   readonly host: string;
+  /**
+   * The user's password; empty for a read-only key.
+   */
   readonly password: string | null;
+  /**
+   * TCP port.
+   */
   readonly port: number;
+  /**
+   * postgresql, mysql, mariadb, mongodb or redis.
+   */
   readonly scheme: string;
+  /**
+   * The internal connection URL, password included.
+   */
   readonly url: string | null;
+  /**
+   * Database user.
+   */
   readonly username: string | null;
 }
 
@@ -1997,15 +2021,34 @@ export interface GetMailLimitsResultDomain {
    * Recipients the domain may send to today (0 until verified).
    */
   readonly dailyQuota: number | null;
+  /**
+   * The domain's id.
+   */
   readonly id: string | null;
   /**
-   * The self-serve ceiling the quota grows to.
+   * The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to
+   * 50,000.
    */
   readonly maxDailyQuota: number | null;
+  /**
+   * The sending domain.
+   */
   readonly name: string;
+  /**
+   * When today's count starts again (ISO 8601).
+   */
   readonly quotaResetsAt: string | null;
+  /**
+   * Recipients left today.
+   */
   readonly remainingToday: number | null;
+  /**
+   * Recipients sent to today (UTC day).
+   */
   readonly sentToday: number | null;
+  /**
+   * PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
+   */
   readonly status: string | null;
 }
 
@@ -2013,13 +2056,37 @@ export interface GetMailLimitsResultDomain {
  * Per-message and per-request limits.
  */
 export interface GetMailLimitsResultLimits {
+  /**
+   * Custom headers of one message (25 on the platform).
+   */
   readonly headersPerMessage: number | null;
+  /**
+   * Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+   */
   readonly messageSizeBytes: number | null;
+  /**
+   * Messages of one batch send (100 on the platform).
+   */
   readonly messagesPerBatch: number | null;
+  /**
+   * Largest page of an email list (100 on the platform).
+   */
   readonly pageSizeMax: number | null;
+  /**
+   * Recipients of one message, to, cc and bcc together (50 on the platform).
+   */
   readonly recipientsPerMessage: number | null;
+  /**
+   * Characters of a tag's key (64 on the platform).
+   */
   readonly tagKeyMaxLength: number | null;
+  /**
+   * Characters of a tag's value (256 on the platform).
+   */
   readonly tagValueMaxLength: number | null;
+  /**
+   * Tags of one message (10 on the platform).
+   */
   readonly tagsPerMessage: number | null;
 }
 
@@ -2027,7 +2094,13 @@ export interface GetMailLimitsResultLimits {
  * The key's send rate and what is left of the current minute.
  */
 export interface GetMailLimitsResultRateLimit {
+  /**
+   * Requests left in the current minute.
+   */
   readonly remaining: number | null;
+  /**
+   * Send requests the key may make per minute (3,000 on the platform).
+   */
   readonly requestsPerMinute: number | null;
 }
 
@@ -2052,31 +2125,61 @@ export interface GetPreviewsResult {
 }
 
 export interface PrPreview {
+  /**
+   * Who opened the pull request.
+   */
   readonly authorLogin: string | null;
+  /**
+   * The branch the pull request merges into.
+   */
   readonly baseRef: string | null;
+  /**
+   * Creation time (ISO 8601).
+   */
   readonly createdAt: string | null;
   /**
    * The preview environment (isPreview).
    */
   readonly environmentId: string | null;
+  /**
+   * Why the preview failed; null otherwise.
+   */
   readonly error: string | null;
   /**
    * The pull request's branch.
    */
   readonly headRef: string | null;
+  /**
+   * The commit the preview runs.
+   */
   readonly headSha: string | null;
   /**
    * The preview's id.
    */
   readonly id: string;
+  /**
+   * The preview's latest deploy.
+   */
   readonly lastDeploymentId: string | null;
   /**
    * The pull request's number.
    */
   readonly prNumber: number;
+  /**
+   * The preview's own Postgres database, when it has one.
+   */
   readonly previewPostgresServiceId: string | null;
+  /**
+   * The web service the preview runs.
+   */
   readonly previewWebServiceId: string | null;
+  /**
+   * The project of the source service.
+   */
   readonly projectId: string | null;
+  /**
+   * The repository, owner/name.
+   */
   readonly repoFullName: string | null;
   /**
    * The service the preview copies.
@@ -2086,7 +2189,13 @@ export interface PrPreview {
    * ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
    */
   readonly status: string;
+  /**
+   * The pull request's title.
+   */
   readonly title: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
   readonly updatedAt: string | null;
   /**
    * Where the preview is served.
@@ -2147,15 +2256,33 @@ export interface GetPricingResult {
 }
 
 export interface GetPricingResultServiceTier {
+  /**
+   * CPU in millicores (1000 is one vCPU).
+   */
   readonly cpuMillicores: number | null;
+  /**
+   * Currency of the price.
+   */
   readonly currency: string | null;
+  /**
+   * The tier's instance family.
+   */
   readonly family: string | null;
+  /**
+   * Human name of the tier.
+   */
   readonly label: string | null;
+  /**
+   * Memory in MB.
+   */
   readonly memoryMb: number | null;
   /**
-   * Monthly price in kobo.
+   * Monthly price in kobo (1/100 of the currency's unit).
    */
   readonly priceKobo: number;
+  /**
+   * Disk in MB; null when the tier has no fixed disk.
+   */
   readonly storageMb: number | null;
   /**
    * FREE, PRO, STANDARD or STARTER (the set is open).
@@ -2233,9 +2360,21 @@ export interface GetRegionsResult {
 }
 
 export interface GetRegionsResultRegion {
+  /**
+   * True when a FREE service can run there.
+   */
   readonly freeTier: boolean;
+  /**
+   * True for the region used when none is named.
+   */
   readonly isDefault: boolean;
+  /**
+   * Human name of the region.
+   */
   readonly label: string | null;
+  /**
+   * The region key, e.g. af-west-1: what `region` inputs take.
+   */
   readonly region: string;
 }
 
@@ -2279,26 +2418,41 @@ export interface GetServiceConnectionArgs {
  * The result of getServiceConnection.
  */
 export interface GetServiceConnectionResult {
+  /**
+   * Database name.
+   */
   readonly database: string | null;
   /**
    * Public URL when external access is on.
    */
   readonly externalUrl: string | null;
+  /**
+   * Host name, reachable from the environment's other services.
+   */
   readonly host: string;
   /**
    * The database user's password; empty for a read-only key.
    */
   readonly password: string;
+  /**
+   * TCP port.
+   */
   readonly port: number;
   /**
    * postgresql, mysql, mariadb, mongodb or redis.
    */
   readonly scheme: string;
+  /**
+   * The database service's id.
+   */
   readonly serviceId: string;
   /**
    * The connection URL, password included.
    */
   readonly url: string | null;
+  /**
+   * Database user.
+   */
   readonly user: string | null;
 }
 

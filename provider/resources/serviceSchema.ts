@@ -82,8 +82,14 @@ export const serviceInputs = z.object({
 export type ServiceInputs = z.infer<typeof serviceInputs>;
 
 const connectionOutput = z.object({
-  scheme: z.string(), host: z.string(), port: z.number(), database: z.string().nullable(), username: z.string().nullable(),
-  password: z.string().nullable(), url: z.string().nullable(), externalUrl: z.string().nullable(),
+  scheme: z.string().describe("postgresql, mysql, mariadb, mongodb or redis."),
+  host: z.string().describe("Host name, reachable from the environment's other services."),
+  port: z.number().describe("TCP port."),
+  database: z.string().nullable().describe("Database name."),
+  username: z.string().nullable().describe("Database user."),
+  password: z.string().nullable().describe("The user's password; empty for a read-only key."),
+  url: z.string().nullable().describe("The internal connection URL, password included."),
+  externalUrl: z.string().nullable().describe("Public URL when external access is on; null otherwise."),
 });
 
 export const serviceOutputs = serviceInputs.partial().extend({

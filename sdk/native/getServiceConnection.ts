@@ -38,26 +38,41 @@ export interface GetServiceConnectionArgs {
 }
 
 export interface GetServiceConnectionResult {
+    /**
+     * Database name.
+     */
     readonly database?: string;
     /**
      * Public URL when external access is on.
      */
     readonly externalUrl?: string;
+    /**
+     * Host name, reachable from the environment's other services.
+     */
     readonly host: string;
     /**
      * The database user's password; empty for a read-only key.
      */
     readonly password: string;
+    /**
+     * TCP port.
+     */
     readonly port: number;
     /**
      * postgresql, mysql, mariadb, mongodb or redis.
      */
     readonly scheme: string;
+    /**
+     * The database service's id.
+     */
     readonly serviceId: string;
     /**
      * The connection URL, password included.
      */
     readonly url?: string;
+    /**
+     * Database user.
+     */
     readonly user?: string;
 }
 /**

@@ -9,7 +9,7 @@ import * as utilities from "./utilities";
 import {CustomDomain, CustomDomainVerification, DnsRecordSet} from "./index";
 
 /**
- * A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component: it cannot be imported, but its children can.
+ * A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
  *
  * ## Example Usage
  * ### A verified custom domain in a platform zone

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due, and the service's `redeployOnChange` makes it immediate); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+// One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
 //
 // ## Example Usage
 // ### An env var on a web service

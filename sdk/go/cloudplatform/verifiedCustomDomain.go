@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component: it cannot be imported, but its children can.
+// A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
 //
 // ## Example Usage
 // ### A verified custom domain in a platform zone

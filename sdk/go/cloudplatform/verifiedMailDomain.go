@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component: it cannot be imported, but its children can.
+// A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
 //
 // ## Example Usage
 // ### A verified sending domain in a platform zone

@@ -23,7 +23,7 @@ export interface CorsRuleArgs {
      */
     exposeHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * How long a browser may cache the preflight answer, in seconds.
+     * How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
      */
     maxAgeSeconds?: pulumi.Input<number | undefined>;
 }

@@ -44,7 +44,7 @@ class CorsRuleArgsDict(TypedDict):
     """
     max_age_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    How long a browser may cache the preflight answer, in seconds.
+    How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
     """
 
 @pulumi.input_type
@@ -60,7 +60,7 @@ class CorsRuleArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_headers: Request headers a preflight may ask for.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] expose_headers: Response headers the browser may read.
-        :param pulumi.Input[_builtins.int] max_age_seconds: How long a browser may cache the preflight answer, in seconds.
+        :param pulumi.Input[_builtins.int] max_age_seconds: How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         pulumi.set(__self__, "allowed_methods", allowed_methods)
         pulumi.set(__self__, "allowed_origins", allowed_origins)
@@ -123,7 +123,7 @@ class CorsRuleArgs:
     @pulumi.getter(name="maxAgeSeconds")
     def max_age_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long a browser may cache the preflight answer, in seconds.
+        How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         return pulumi.get(self, "max_age_seconds")
 

@@ -115,7 +115,7 @@ class EnvVar(pulumi.CustomResource):
                  value: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due, and the service's `redeployOnChange` makes it immediate); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
 
         ## Example Usage
         ### An env var on a web service
@@ -163,7 +163,7 @@ class EnvVar(pulumi.CustomResource):
                  args: EnvVarArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due, and the service's `redeployOnChange` makes it immediate); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
 
         ## Example Usage
         ### An env var on a web service

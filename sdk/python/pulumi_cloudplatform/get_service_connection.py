@@ -55,6 +55,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def database(self) -> Optional[_builtins.str]:
+        """
+        Database name.
+        """
         return pulumi.get(self, "database")
 
     @_builtins.property
@@ -68,6 +71,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def host(self) -> _builtins.str:
+        """
+        Host name, reachable from the environment's other services.
+        """
         return pulumi.get(self, "host")
 
     @_builtins.property
@@ -81,6 +87,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def port(self) -> _builtins.float:
+        """
+        TCP port.
+        """
         return pulumi.get(self, "port")
 
     @_builtins.property
@@ -94,6 +103,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter(name="serviceId")
     def service_id(self) -> _builtins.str:
+        """
+        The database service's id.
+        """
         return pulumi.get(self, "service_id")
 
     @_builtins.property
@@ -107,6 +119,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def user(self) -> Optional[_builtins.str]:
+        """
+        Database user.
+        """
         return pulumi.get(self, "user")
 
 

@@ -102,7 +102,7 @@ class VerifiedCustomDomain(pulumi.ComponentResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component: it cannot be imported, but its children can.
+        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
 
         ## Example Usage
         ### A verified custom domain in a platform zone
@@ -143,7 +143,7 @@ class VerifiedCustomDomain(pulumi.ComponentResource):
                  args: VerifiedCustomDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component: it cannot be imported, but its children can.
+        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
 
         ## Example Usage
         ### A verified custom domain in a platform zone

@@ -137,7 +137,7 @@ class VerifiedMailDomain(pulumi.ComponentResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component: it cannot be imported, but its children can.
+        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
 
         ## Example Usage
         ### A verified sending domain in a platform zone
@@ -170,7 +170,7 @@ class VerifiedMailDomain(pulumi.ComponentResource):
                  args: VerifiedMailDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component: it cannot be imported, but its children can.
+        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
 
         ## Example Usage
         ### A verified sending domain in a platform zone
