@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, withDescriptions } from "./doc-examples";
-import { jsonOf, type Json, normalize, pascal } from "./json-schema";
+import { jsonOf, type Json, limits, normalize, pascal } from "./json-schema";
 import { type ComponentDefinition, components } from "../provider/components";
 import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
@@ -76,23 +76,6 @@ function withDocs(spec: TypeSpec, js: Json): TypeSpec {
   if (description) out.description = description;
   if (js.secret) out.secret = true;
   return out;
-}
-
-/** zod gives every int() the safe-integer range, which is no rule of the platform's. */
-const bound = (n: number | undefined) => (n === undefined || Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n);
-
-/** The bounds the provider's check enforces, as zod exports them: a sentence, or "". */
-function limits(outer: Json): string {
-  const js = outer.anyOf?.find((s: Json) => s.type !== "null") ?? outer;
-  const range = (min: number | undefined, max: number | undefined, unit: string) =>
-    min !== undefined && max !== undefined ? `${min} to ${max}${unit}` : max !== undefined ? `at most ${max}${unit}` : min !== undefined ? `at least ${min}${unit}` : "";
-  const text =
-    js.type === "string" ? range(js.minLength > 1 || js.maxLength !== undefined ? js.minLength : undefined, js.maxLength, " characters")
-    : js.exclusiveMinimum !== undefined ? `more than ${js.exclusiveMinimum}${js.maximum !== undefined ? ` and at most ${js.maximum}` : ""}`
-    : js.type === "integer" || js.type === "number" ? range(bound(js.minimum), bound(js.maximum), "")
-    : js.type === "array" ? range(js.minItems, js.maxItems, js.maxItems === undefined && js.minItems === 1 ? " entry" : " entries")
-    : "";
-  return text ? `Limits: ${text}.` : "";
 }
 
 function stripDocs(spec: TypeSpec): TypeSpec {
