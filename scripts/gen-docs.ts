@@ -92,7 +92,7 @@ const LABELS: Record<string, string> = {
 function described(description: string): { body: string; importText: string } {
   const [body, importText = ""] = (description ?? "").split(/^(?=## Import$)/m);
   const shown = body
-    .replace(/^\{\{% \/?examples? %\}\}\n/gm, "")
+    .replace(/^\{\{% \/?examples? %\}\}(\n|$)/gm, "")
     .replace(/^```(typescript|python|go|yaml)$/gm, (fence, lang: string) => `${LABELS[lang]}\n\n${fence}`)
     .replace(/^```\n(?=\S)/gm, "```\n\n");
   return { body: shown.trimEnd() + "\n\n", importText: importText.trimEnd() + (importText ? "\n" : "") };

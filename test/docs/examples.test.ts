@@ -55,6 +55,7 @@ test("every resource and function has an example in TypeScript, Python, Go and Y
 });
 
 test("each reference page shows its schema examples, YAML included", () => {
+  for (const name of names(blocks(schema, "yaml"))) expect(`${name}: ${readFileSync(join(REFERENCE, `${name}.md`), "utf8").includes("{{%") ? "shortcode left" : "clean"}`).toBe(`${name}: clean`);
   for (const fence of FENCES) {
     for (const [key, code] of blocks(schema, fence)) {
       const page = readFileSync(join(REFERENCE, `${key.replace(/-\d+$/, "")}.md`), "utf8");
