@@ -54,8 +54,10 @@ tools: deps
 compat: build python-sdk
 	./scripts/build-compat.sh
 
+# sdkgen's examples run the YAML language host for the YAML ones.
 sdkgen:
 	./scripts/build-sdkgen.sh
+	./scripts/build-yaml.sh
 
 schema: build sdkgen
 	node dist/scripts/gen-schema.js > schema.json

@@ -8,7 +8,7 @@ const SLOW = {
   "/test/lifecycle/": "the Pulumi CLI (Automation API)",
   "/test/native/": "the Pulumi CLI and the native plugin",
   "/test/packaging/": "the Pulumi CLI and npm pack",
-  "/test/schema.test.ts": "the Pulumi CLI and sdkgen (.tools)",
+  "/test/schema.test.ts": "the Pulumi CLI, sdkgen and the YAML language host (.tools)",
   "/test/docs/": "the Python venv (mypy) and Go (go vet)",
   "/test/emulator/postgres": "a Postgres server, or PGlite",
   "/test/emulator/dashboard.test.ts": "a browser (chromium)",

@@ -3,7 +3,7 @@
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
 //	sdkgen go <schema.json> <out dir>
-//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
+//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python, Go and YAML out)
 //
 // The Go SDK's out dir is a module: sdkgen keeps its go.mod and go.sum (`go mod tidy` maintains
 // them) and writes a first go.mod when there is none.
