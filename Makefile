@@ -58,8 +58,10 @@ compat: build python-sdk
 vitest: deps
 	./scripts/build-vitest.sh
 
+# sdkgen's examples run the YAML language host for the YAML ones.
 sdkgen:
 	./scripts/build-sdkgen.sh
+	./scripts/build-yaml.sh
 
 schema: build sdkgen
 	node dist/scripts/gen-schema.js > schema.json
@@ -100,8 +102,9 @@ test: build typecheck tools python-sdk compat vitest system-deps
 	npx jest --ci $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
+# check-vs-api's property runs 500 cases per resource here, 2000 in `make test`.
 test-unit: build typecheck
-	npx jest --ci -c jest.unit.config.js $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 # Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
 demo: build

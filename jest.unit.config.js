@@ -8,16 +8,19 @@ const SLOW = {
   "/test/lifecycle/": "the Pulumi CLI (Automation API)",
   "/test/native/": "the Pulumi CLI and the native plugin",
   "/test/packaging/": "the Pulumi CLI and npm pack",
-  "/test/schema.test.ts": "the Pulumi CLI and sdkgen (.tools)",
+  "/test/schema.test.ts": "the Pulumi CLI, sdkgen and the YAML language host (.tools)",
   "/test/docs/": "the Python venv (mypy) and Go (go vet)",
   "/test/emulator/postgres": "a Postgres server, or PGlite",
   "/test/emulator/dashboard.test.ts": "a browser (chromium)",
   "/test/emulator/s3-cli.test.ts": "awscli",
+  "/test/emulator/s3-disk.test.ts": "hundreds of MiB uploaded, restarts and SIGKILLs (the memory and disk bounds)",
+  "/test/testing/example.test.ts": "a second Jest run (the policy example's own tests)",
   "/test/emulator/dashboard-sign-in.test.ts": "a browser (chromium)",
   "/test/drift/": "the Pulumi CLI (stacks checked by cloudplatform-drift)",
   "/test/compat/": "the newest Pulumi CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/testing/kit.test.ts": "a Postgres server, or PGlite (the pg helper)",
   "/test/testing/app-tests.test.ts": "a Postgres server, or PGlite (the example app)",
+  "/test/testing/python-mocks.test.ts": "the Python venv (the Python SDK's mocks)",
 };
 
 /** @type {import('jest').Config} */

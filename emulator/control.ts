@@ -98,13 +98,6 @@ const timeSchema = z.strictObject({
   reset: z.boolean().optional(),
 }).refine((t) => t.advanceMs !== undefined || t.now !== undefined || t.reset !== undefined, "give advanceMs, now or reset (GET /_emulator/time reads the clock)");
 
-/** Control routes a module outside the route table adds (storage objects); feature models' own are in routes/control/. */
-export type ControlExtension = (app: FastifyInstance, emu: Emu) => void;
-const extensions: ControlExtension[] = [];
-export function extendControl(ext: ControlExtension): void {
-  extensions.push(ext);
-}
-
 export function controlRoutes(app: FastifyInstance, emu: Emu): void {
   controlRoute(app, { method: "GET", url: "/_emulator/health", handler: () => ({ ok: true }) });
   controlRoute(app, { method: "GET", url: "/_emulator/faults", handler: () => ({ data: emu.faults.list() }) });
@@ -164,6 +157,4 @@ export function controlRoutes(app: FastifyInstance, emu: Emu): void {
       emu.log({ kind: "state", msg: "reset: everything users created is forgotten" });
     },
   });
-
-  for (const ext of extensions) ext(app, emu);
 }

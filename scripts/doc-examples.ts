@@ -1,316 +1,47 @@
-// The reference's examples, written once in PCL (Pulumi's own program language, what `pulumi
-// convert` and `pulumi import` work from) and turned into TypeScript, Python and Go by the code
-// generators of the Pulumi release the project builds on (`sdkgen examples`). Each is a whole
-// program; test/docs/examples.test.ts compiles every one in every language.
+// The long descriptions of schema.json, in the Pulumi Registry's convention: each resource's and
+// function's text and examples are in provider/schema-docs/<Name>.md, the examples written once in
+// PCL (Pulumi's own program language, what `pulumi convert` and `pulumi import` work from) and
+// turned into TypeScript, Python, Go and YAML by the code generators of the Pulumi release the
+// project builds on (`sdkgen examples`). test/docs/examples.test.ts compiles every one.
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { Json } from "./json-schema";
 
-export type Language = "typescript" | "python" | "go";
+/** The checkout, from scripts/ or dist/scripts/. */
+export const ROOT = resolve(__dirname, "..", __dirname.includes(join("dist", "scripts")) ? ".." : ".");
+
+export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
+export type Language = (typeof LANGUAGES)[number];
 export type Rendered = Record<Language, string>;
 
-const project = `resource shop "cloudplatform:index:Project" {
-  name = "shop"
-}
-`;
-const environment = `${project}resource prod "cloudplatform:index:Environment" {
-  projectId = shop.id
-  name = "prod"
-}
-`;
-const service = `${environment}resource web "cloudplatform:index:Service" {
-  environmentId = prod.id
-  name = "web"
-  type = "WEB"
-  image = "nginx:1.27"
-}
-`;
-const zone = `resource zone "cloudplatform:index:DnsZone" {
-  name = "example.com"
-}
-`;
-const mail = `resource mail "cloudplatform:index:MailDomain" {
-  name = "mail.example.com"
-}
-`;
-const customDomain = `${service}resource www "cloudplatform:index:CustomDomain" {
-  serviceId = web.id
-  domain = "www.example.com"
-}
-`;
-
-/** One program per resource and function, by name. */
-export const EXAMPLES: Record<string, string> = {
-  Project: `resource shop "cloudplatform:index:Project" {
-  name = "shop"
-  description = "Storefront"
-  region = "af-west-1"
+export interface Doc {
+  /** What it is: Markdown, before the first example. */
+  text: string;
+  examples: { title: string; pcl: string }[];
 }
 
-output projectId {
-  value = shop.id
-}
-`,
-  Environment: `${project}resource prod "cloudplatform:index:Environment" {
-  projectId = shop.id
-  name = "prod"
-}
-
-output tier {
-  value = prod.kind
-}
-`,
-  Service: `${environment}resource web "cloudplatform:index:Service" {
-  environmentId = prod.id
-  name = "web"
-  type = "WEB"
-  image = "nginx:1.27"
-  port = 8080
-  envVars = [{
-    key = "LOG_LEVEL"
-    value = "info"
-  }]
+/** provider/schema-docs/<name>.md: the text, then one or more `### Title` headings, each followed by a ```pcl program. */
+export function readDoc(root: string, name: string): Doc {
+  const file = join(root, "provider", "schema-docs", `${name}.md`);
+  const source = readFileSync(file, "utf8");
+  const [text, ...rest] = source.split(/^### /m);
+  const examples = rest.map((part) => {
+    const m = /^(.+)\n+```pcl\n([\s\S]*?)^```\s*$/m.exec(part);
+    if (!m) throw new Error(`${file}: each "### Title" must be followed by a \`\`\`pcl program`);
+    return { title: m[1].trim(), pcl: m[2] };
+  });
+  if (!text.trim() || examples.length === 0) throw new Error(`${file}: needs a description and at least one example`);
+  return { text: text.trim(), examples };
 }
 
-output url {
-  value = web.url
-}
-`,
-  EnvVar: `${service}resource flag "cloudplatform:index:EnvVar" {
-  serviceId = web.id
-  key = "FEATURE_FLAG"
-  value = "on"
-}
-`,
-  SecretFile: `config appCredentials "string" {
-}
+/** The key of a program sent to sdkgen: one per example. */
+export const exampleKey = (name: string, i: number) => `${name}-${i + 1}`;
 
-${service}resource creds "cloudplatform:index:SecretFile" {
-  serviceId = web.id
-  path = "/etc/secrets/app.json"
-  content = secret(appCredentials)
-}
-`,
-  DnsZone: `${zone}
-output verification {
-  value = zone.verificationRecord
-}
-`,
-  DnsZoneVerification: `${zone}resource proven "cloudplatform:index:DnsZoneVerification" {
-  zoneId = zone.id
-  timeout = "15m"
-}
-`,
-  DnsRecord: `${zone}resource wwwRecord "cloudplatform:index:DnsRecord" {
-  zoneId = zone.id
-  name = "www"
-  type = "CNAME"
-  content = "shop.cloudplatform.app"
-}
-`,
-  DnsRecordSet: `${zone}resource site "cloudplatform:index:DnsRecordSet" {
-  zoneId = zone.id
-  records = [{
-    name = "@"
-    type = "A"
-    content = "203.0.113.10"
-  }, {
-    name = "@"
-    type = "MX"
-    content = "mx.example.net"
-    priority = 10
-  }]
-}
-`,
-  MailDomain: `${mail}
-output records {
-  value = mail.records
-}
-`,
-  MailDomainVerification: `${mail}resource mailVerified "cloudplatform:index:MailDomainVerification" {
-  domainId = mail.id
-  timeout = "30m"
-}
-`,
-  Suppression: `resource bounced "cloudplatform:index:Suppression" {
-  address = "old-customer@example.org"
-}
-`,
-  Bucket: `resource assets "cloudplatform:index:Bucket" {
-  visibility = "PUBLIC_READ"
-  corsRules = [{
-    allowedMethods = ["GET"]
-    allowedOrigins = ["https://www.example.com"]
-  }]
-}
-
-output endpoint {
-  value = assets.endpoint
-}
-`,
-  StaticSite: `${environment}resource site "cloudplatform:index:StaticSite" {
-  path = "./public"
-  environmentId = prod.id
-  name = "marketing"
-  spaFallback = true
-}
-
-output siteUrl {
-  value = site.url
-}
-`,
-  CustomDomain: `${customDomain}
-output dnsTarget {
-  value = www.dnsTarget
-}
-`,
-  CustomDomainVerification: `${customDomain}resource wwwVerified "cloudplatform:index:CustomDomainVerification" {
-  domainId = www.id
-  timeout = "30m"
-}
-`,
-  VerifiedMailDomain: `${zone}resource proven "cloudplatform:index:DnsZoneVerification" {
-  zoneId = zone.id
-}
-
-resource mailDomain "cloudplatform:index:VerifiedMailDomain" {
-  name = "mail.example.com"
-  zoneId = proven.zoneId
-  options {
-    dependsOn = [proven]
-  }
-}
-
-output status {
-  value = mailDomain.status
-}
-`,
-  VerifiedCustomDomain: `${service}${zone}resource proven "cloudplatform:index:DnsZoneVerification" {
-  zoneId = zone.id
-}
-
-resource www "cloudplatform:index:VerifiedCustomDomain" {
-  serviceId = web.id
-  domain = "www.example.com"
-  zoneId = proven.zoneId
-  options {
-    dependsOn = [proven]
-  }
-}
-
-output status {
-  value = www.status
-}
-`,
-  getProject: lookup("getProject", "projectId", "name"),
-  getEnvironment: lookup("getEnvironment", "environmentId", "kind"),
-  getService: lookup("getService", "serviceId", "status"),
-  getServiceConnection: `config serviceId "string" {
-}
-
-connection = invoke("cloudplatform:index:getServiceConnection", {
-  serviceId = serviceId
-})
-
-output host {
-  value = connection.host
-}
-
-output databaseUrl {
-  value = secret(connection.url)
-}
-`,
-  getCustomDomains: lookup("getCustomDomains", "serviceId", "domains"),
-  getPreviews: lookup("getPreviews", "serviceId", "previews"),
-  getRegions: `all = invoke("cloudplatform:index:getRegions", {})
-
-output regions {
-  value = all.regions
-}
-`,
-  getPricing: `pricing = invoke("cloudplatform:index:getPricing", {})
-
-output currency {
-  value = pricing.currency
-}
-`,
-  getMailDomain: `mail = invoke("cloudplatform:index:getMailDomain", {
-  name = "mail.example.com"
-})
-
-output status {
-  value = mail.status
-}
-`,
-  getDnsZone: `zone = invoke("cloudplatform:index:getDnsZone", {
-  name = "example.com"
-})
-
-output zoneId {
-  value = zone.id
-}
-`,
-  getMailLimits: `limits = invoke("cloudplatform:index:getMailLimits", {})
-
-output domains {
-  value = limits.domains
-}
-`,
-  getBucket: `bucket = invoke("cloudplatform:index:getBucket", {
-  name = "assets"
-})
-
-output endpoint {
-  value = bucket.endpoint
-}
-`,
-  getStorageAccessKeys: `access = invoke("cloudplatform:index:getStorageAccessKeys", {})
-
-output keys {
-  value = access.keys
-}
-`,
-};
-
-/** A function called with an id from config, exporting one field of its result. */
-function lookup(fn: string, arg: string, field: string): string {
-  return `config ${arg} "string" {
-}
-
-result = invoke("cloudplatform:index:${fn}", {
-  ${arg} = ${arg}
-})
-
-output ${field} {
-  value = result.${field}
-}
-`;
-}
-
-/** A program for a resource without one of its own: its required inputs, ids from config. */
-export function fallbackExample(token: string, r: Json): string {
-  const name = token.split(":")[2];
-  const required: string[] = r.requiredInputs ?? [];
-  const ids = required.filter((k) => k.endsWith("Id"));
-  const value = (k: string, spec: Json): string => {
-    if (k.endsWith("Id")) return k;
-    if (spec.type === "boolean") return "true";
-    if (spec.type === "integer" || spec.type === "number") return "1";
-    if (spec.type === "array") return "[]";
-    return `"${/domain|name/i.test(k) ? "www.example.com" : `my-${k.toLowerCase()}`}"`;
-  };
-  return [
-    ...ids.map((k) => `config ${k} "string" {\n}\n`),
-    `resource example "${token}" {`,
-    ...required.map((k) => `  ${k} = ${value(k, r.inputProperties[k] ?? {})}`),
-    "}",
-    "",
-  ].join("\n").replace(/^resource example/m, `resource ${name.charAt(0).toLowerCase()}${name.slice(1)}`);
-}
-
-/** Every example in every language, by the release's code generators (`make tools` builds sdkgen). */
-export function renderExamples(root: string, sources: Record<string, string>): Record<string, Rendered> {
-  const out = execFileSync(join(root, ".tools", "bin", "sdkgen"), ["examples", join(root, "schema.json")], {
+/** Every program in every language (`make tools` builds sdkgen and the YAML language host it runs). */
+export function renderExamples(root: string, schemaPath: string, sources: Record<string, string>): Record<string, Rendered> {
+  const out = execFileSync(join(root, ".tools", "bin", "sdkgen"), ["examples", schemaPath], {
     input: JSON.stringify(sources),
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
@@ -318,30 +49,55 @@ export function renderExamples(root: string, sources: Record<string, string>): R
   return JSON.parse(out) as Record<string, Rendered>;
 }
 
-const NATIVE_IMPORT = 'import * as cloudplatform from "pulumi-cloudplatform/native";';
-
-/** The Example section of a page: the program in TypeScript (the default SDK), Python and Go. */
-export function exampleMarkdown(r: Rendered): string[] {
+/** An `## Import` section: the `pulumi import` command with the resource's import id format. */
+export function importSection(token: string, name: string, importId: { format: string; note?: string }): string {
   return [
-    "## Example",
+    "## Import",
     "",
-    "TypeScript (`pulumi-cloudplatform`; the same code compiles against `pulumi-cloudplatform/native`):",
+    `Import id: \`${importId.format}\`.${importId.note ? ` ${importId.note}` : ""}`,
     "",
-    "```ts",
-    r.typescript.replace(NATIVE_IMPORT, 'import * as cloudplatform from "pulumi-cloudplatform";').trimEnd(),
+    "Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:",
+    "",
+    "```sh",
+    `$ pulumi import ${token} my${name} '${importId.format}'`,
     "```",
+  ].join("\n");
+}
+
+/** The description schema.json carries: the text, the examples in each language between the Registry's shortcodes, and the import section. */
+export function description(doc: Doc, rendered: Rendered[], importText?: string): string {
+  const examples = doc.examples.map((ex, i) => [
+    "{{% example %}}",
+    `### ${ex.title}`,
     "",
-    "Python (`pulumi_cloudplatform`):",
-    "",
-    "```python",
-    r.python.trimEnd(),
-    "```",
-    "",
-    "Go (`sdk/go/cloudplatform`):",
-    "",
-    "```go",
-    r.go.trimEnd(),
-    "```",
-    "",
-  ];
+    ...LANGUAGES.flatMap((lang) => ["```" + lang, rendered[i][lang].trimEnd(), "```"]),
+    "{{% /example %}}",
+  ].join("\n"));
+  return [doc.text, ["{{% examples %}}", "## Example Usage", "", examples.join("\n\n"), "{{% /examples %}}"].join("\n"), ...(importText ? [importText] : [])].join("\n\n");
+}
+
+/**
+ * schema.json with each resource's and function's description from its provider/schema-docs page.
+ * The examples are generated against the schema itself (its descriptions do not change them).
+ */
+export function withDescriptions(root: string, schema: Json, importIds: Record<string, { format: string; note?: string }>): Json {
+  const entries: [string, Json][] = [...Object.entries<Json>(schema.resources), ...Object.entries<Json>(schema.functions)];
+  const docs = new Map(entries.map(([token]) => [token, readDoc(root, token.split(":")[2])]));
+  const sources: Record<string, string> = {};
+  for (const [token, doc] of docs) doc.examples.forEach((ex, i) => (sources[exampleKey(token.split(":")[2], i)] = ex.pcl));
+  const dir = mkdtempSync(join(tmpdir(), "schema-"));
+  let rendered: Record<string, Rendered>;
+  try {
+    writeFileSync(join(dir, "schema.json"), JSON.stringify(schema));
+    rendered = renderExamples(root, join(dir, "schema.json"), sources);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const [token, entry] of entries) {
+    const name = token.split(":")[2];
+    const doc = docs.get(token)!;
+    const ids = importIds[token];
+    entry.description = description(doc, doc.examples.map((_, i) => rendered[exampleKey(name, i)]), ids && importSection(token, name, ids));
+  }
+  return schema;
 }

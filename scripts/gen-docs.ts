@@ -2,9 +2,7 @@
 // `make schema` writes them into docs/reference/; test/schema.test.ts fails when they are stale.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXAMPLES, exampleMarkdown, fallbackExample, renderExamples, type Rendered } from "./doc-examples";
 import type { Json } from "./json-schema";
-import { loadAll, resources } from "../provider/resources";
 
 const PKG = "cloudplatform";
 
@@ -80,19 +78,38 @@ function typeSections(tokens: string[], schema: Json): string {
     .join("\n");
 }
 
-function resourcePage(token: string, r: Json, schema: Json, example: Rendered): Page {
+const LABELS: Record<string, string> = {
+  typescript: "TypeScript (`pulumi-cloudplatform/native`; the same code compiles against `pulumi-cloudplatform`):",
+  python: "Python (`pulumi_cloudplatform`):",
+  go: "Go (`sdk/go/cloudplatform`):",
+  yaml: "YAML (`runtime: yaml`):",
+};
+
+/**
+ * A schema description as GitHub shows it: the same text, without the Registry's shortcodes, each
+ * code block labelled with its language; the import section apart, for the page's end.
+ */
+function described(description: string): { body: string; importText: string } {
+  const [body, importText = ""] = (description ?? "").split(/^(?=## Import$)/m);
+  const shown = body
+    .replace(/^\{\{% \/?examples? %\}\}(\n|$)/gm, "")
+    .replace(/^```(typescript|python|go|yaml)$/gm, (fence, lang: string) => `${LABELS[lang]}\n\n${fence}`)
+    .replace(/^```\n(?=\S)/gm, "```\n\n");
+  return { body: shown.trimEnd() + "\n\n", importText: importText.trimEnd() + (importText ? "\n" : "") };
+}
+
+/** The description's first sentence, for the index. */
+const summary = (description: string) => /^[\s\S]*?\.(?=\s+[A-Z`]|\s*$)/.exec((description ?? "").split("\n\n")[0])?.[0] ?? "";
+
+const tidy = (lines: string[]) => lines.join("\n").replace(/\n{3,}/g, "\n\n");
+
+function resourcePage(token: string, r: Json, schema: Json): Page {
   const name = nameOf(token);
   const required: string[] = r.requiredInputs ?? [];
   const types = typesUsed([...Object.values<Json>(r.inputProperties ?? {}), ...Object.values<Json>(r.properties ?? {})], schema);
   const own = Object.fromEntries(Object.entries<Json>(r.properties ?? {}).filter(([k]) => !(k in (r.inputProperties ?? {}))));
-  const text = [
-    `# ${name}`,
-    "",
-    `\`${token}\``,
-    "",
-    r.description,
-    "",
-    ...exampleMarkdown(example),
+  const { body, importText } = described(r.description);
+  const text = tidy([`# ${name}`, "", `\`${token}\``, "", ""]) + body + tidy([
     ...(r.isComponent
       ? [
         "A component: the generated SDKs (`pulumi-cloudplatform/native`, Python, Go) have the same class, which the plugin builds (Construct) from native resources, its children.",
@@ -119,42 +136,15 @@ function resourcePage(token: string, r: Json, schema: Json, example: Rendered): 
         table(own, undefined, schema),
       ]),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
-    ...importSection(token),
-  ].join("\n");
-  return { file: `${name}.md`, text: text.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n" };
+  ]).trimEnd() + "\n\n" + importText;
+  return { file: `${name}.md`, text: text.trimEnd() + "\n" };
 }
 
-/** How to adopt an existing object: the import id the resource's read parses (native plugin). */
-function importSection(token: string): string[] {
-  loadAll();
-  const def = Object.values(resources).find((d) => d.token === token);
-  if (!def) return [];
-  const name = nameOf(token);
-  return [
-    "## Import",
-    "",
-    `Import id: \`${def.importId.format}\`. With the native plugin, by the CLI or the \`import\` resource option:`,
-    "",
-    "```sh",
-    `pulumi import ${token} my${name} '${def.importId.format}'`,
-    "```",
-    "",
-    ...(def.importId.note ? [def.importId.note, ""] : []),
-  ];
-}
-
-function functionPage(token: string, f: Json, schema: Json, example: Rendered): Page {
+function functionPage(token: string, f: Json, schema: Json): Page {
   const name = nameOf(token);
   const required: string[] = f.inputs?.required ?? [];
   const types = typesUsed([...Object.values<Json>(f.inputs?.properties ?? {}), ...Object.values<Json>(f.outputs?.properties ?? {})], schema);
-  const text = [
-    `# ${name}`,
-    "",
-    `\`${token}\``,
-    "",
-    f.description,
-    "",
-    ...exampleMarkdown(example),
+  const text = tidy([`# ${name}`, "", `\`${token}\``, "", ""]) + described(f.description).body + tidy([
     `Each function has a plain form (a Promise in TypeScript, a value in Python and Go) and an Output form (\`${name}Output\`), which takes Outputs.`,
     "",
     "## Arguments",
@@ -164,8 +154,8 @@ function functionPage(token: string, f: Json, schema: Json, example: Rendered): 
     "",
     table(f.outputs?.properties ?? {}, undefined, schema),
     ...(types.length ? ["## Types", "", typeSections(types, schema)] : []),
-  ].join("\n");
-  return { file: `${name}.md`, text: text.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n" };
+  ]);
+  return { file: `${name}.md`, text: text.trimEnd() + "\n" };
 }
 
 /** Every operation needs these (from config or the environment), although the schema cannot require them. */
@@ -185,22 +175,10 @@ function configPage(schema: Json): Page {
   return { file: "Provider.md", text: text.trimEnd() + "\n" };
 }
 
-/** Each resource's and function's example program, by name: its own, or one made from its required inputs. */
-export function exampleSources(schema: Json): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) out[nameOf(token)] = EXAMPLES[nameOf(token)] ?? fallbackExample(token, r);
-  for (const token of Object.keys(schema.functions ?? {})) {
-    const example = EXAMPLES[nameOf(token)];
-    if (!example) throw new Error(`scripts/doc-examples.ts has no example for ${nameOf(token)}`);
-    out[nameOf(token)] = example;
-  }
-  return out;
-}
-
-export function buildDocs(schema: Json, examples: Record<string, Rendered>): Page[] {
+export function buildDocs(schema: Json): Page[] {
   const pages: Page[] = [configPage(schema)];
-  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) pages.push(resourcePage(token, r, schema, examples[nameOf(token)]));
-  for (const [token, f] of Object.entries<Json>(schema.functions ?? {})) pages.push(functionPage(token, f, schema, examples[nameOf(token)]));
+  for (const [token, r] of Object.entries<Json>(schema.resources ?? {})) pages.push(resourcePage(token, r, schema));
+  for (const [token, f] of Object.entries<Json>(schema.functions ?? {})) pages.push(functionPage(token, f, schema));
   const index = [
     `# ${schema.displayName ?? PKG} reference`,
     "",
@@ -208,11 +186,11 @@ export function buildDocs(schema: Json, examples: Record<string, Rendered>): Pag
     "",
     "## Resources",
     "",
-    ...Object.entries<Json>(schema.resources ?? {}).map(([t, r]) => `- [${nameOf(t)}](${nameOf(t)}.md): ${cell(r.description ?? "")}`),
+    ...Object.entries<Json>(schema.resources ?? {}).map(([t, r]) => `- [${nameOf(t)}](${nameOf(t)}.md): ${cell(summary(r.description))}`),
     "",
     "## Functions",
     "",
-    ...Object.entries<Json>(schema.functions ?? {}).map(([t, f]) => `- [${nameOf(t)}](${nameOf(t)}.md): ${cell(f.description ?? "")}`),
+    ...Object.entries<Json>(schema.functions ?? {}).map(([t, f]) => `- [${nameOf(t)}](${nameOf(t)}.md): ${cell(summary(f.description))}`),
     "",
     "## Configuration",
     "",
@@ -225,7 +203,7 @@ export function buildDocs(schema: Json, examples: Record<string, Rendered>): Pag
 
 export function renderDocs(root: string): Page[] {
   const schema = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
-  return buildDocs(schema, renderExamples(root, exampleSources(schema)));
+  return buildDocs(schema);
 }
 
 if (require.main === module) {

@@ -2,7 +2,8 @@
 // `make schema` writes it; test/schema.test.ts fails when the committed file is stale.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonOf, type Json, normalize, pascal } from "./json-schema";
+import { ROOT, withDescriptions } from "./doc-examples";
+import { jsonOf, type Json, limits, normalize, pascal } from "./json-schema";
 import { type ComponentDefinition, components } from "../provider/components";
 import { CONFIG_KEYS } from "../provider/config";
 import { functions } from "../provider/functions";
@@ -78,6 +79,8 @@ function withDocs(spec: TypeSpec, js: Json): TypeSpec {
   const known: string[] | undefined = js.knownValues ?? js.enum;
   let description = js.description as string | undefined;
   if (known?.length) description = `${description ? `${description} ` : ""}Known values: ${known.join(", ")} (the set is open).`;
+  const limit = limits(js);
+  if (limit && !description?.includes(limit)) description = `${description ? `${description} ` : ""}${limit}`;
   if (description) out.description = description;
   if (js.secret) out.secret = true;
   return out;
@@ -227,15 +230,17 @@ export function buildSchema(): Json {
       nodejs: { packageName: "pulumi-cloudplatform/native", dependencies: { "@pulumi/pulumi": PULUMI_NODE_RANGE } },
       // The generated Python package carries the schema's version, which is package.json's, and
       // its README (which sdkgen also puts beside setup.py, so the wheel's description has it).
-      python: { respectSchemaVersion: true, requires: { pulumi: PULUMI_PYTHON_RANGE }, readme: readFileSync(join(__dirname, "..", ...(__dirname.includes(join("dist", "scripts")) ? [".."] : []), "docs", "python-sdk.md"), "utf8") },
+      python: { respectSchemaVersion: true, requires: { pulumi: PULUMI_PYTHON_RANGE }, readme: readFileSync(join(ROOT, "docs", "python-sdk.md"), "utf8") },
       // sdk/go is the module (its go.mod is sdkgen's); the package is sdk/go/cloudplatform.
       go: { importBasePath: `${REPOSITORY}/sdk/go/cloudplatform`, respectSchemaVersion: true },
     },
   };
 }
 
+/** The schema with its long descriptions (provider/schema-docs), as committed. */
 export function renderSchema(): string {
-  return JSON.stringify(buildSchema(), null, 2) + "\n";
+  const importIds = Object.fromEntries(Object.values(resources).map((def) => [def.token, def.importId]));
+  return JSON.stringify(withDescriptions(ROOT, buildSchema(), importIds), null, 2) + "\n";
 }
 
 if (require.main === module) process.stdout.write(renderSchema());

@@ -25,7 +25,10 @@ PKG="$WORK/stage/package"
 # peer dependency for programs, pinned to the version the package is built and tested with; the
 # emulator and its dependencies stay out.
 PULUMI_VERSION="$(node -p 'require("./node_modules/@pulumi/pulumi/package.json").version')"
-rm -rf "$PKG/dist/emulator" "$PKG/dist/testing"
+rm -rf "$PKG/dist/emulator"
+# Of the testing kit, only the unit-test mocks' server (`pulumi-resource-cloudplatform --mocks`, for
+# the Python SDK's set_cloudplatform_mocks) and what it requires.
+find "$PKG/dist/testing" -type f ! -name 'mocksServer.js' ! -name 'mockPlatform.js' ! -name 'platform.js' -delete
 node -e '
   const fs = require("fs"), path = require("path");
   const [file, pulumiVersion] = process.argv.slice(1), dir = path.dirname(file);

@@ -17,8 +17,9 @@ export interface BucketArgs {
    */
   forceDestroy?: pulumi.Input<boolean>;
   /**
-   * Bucket name, unique across the whole service. Omitted, it is the logical name plus a random
-   * suffix, generated once and kept. Changing it replaces the bucket.
+   * Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.'
+   * and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing
+   * it replaces the bucket.
    */
   name?: pulumi.Input<string>;
   /**
@@ -257,7 +258,8 @@ export interface CustomDomainVerificationArgs {
    */
   domainId: pulumi.Input<string>;
   /**
-   * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+   * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format:
+   * numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   timeout?: pulumi.Input<string>;
 }
@@ -565,7 +567,8 @@ export interface DnsZoneVerificationRecord {
  */
 export interface DnsZoneVerificationArgs {
   /**
-   * How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+   * How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with
+   * the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   timeout?: pulumi.Input<string>;
   /**
@@ -613,7 +616,8 @@ export interface EnvVarArgs {
    */
   key: pulumi.Input<string>;
   /**
-   * Environment tier the variable applies in; default ALL.
+   * Environment tier the variable applies in: ALL (every environment, the default), or only
+   * environments of tier PROD, UAT or DEV.
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
@@ -667,7 +671,8 @@ export interface EnvVarState {
 export interface EnvironmentArgs {
   /**
    * Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing
-   * it replaces the environment.
+   * it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-',
+   * starting with a letter or digit.
    */
   name: pulumi.Input<string>;
   /**
@@ -862,7 +867,8 @@ export interface MailDomainVerificationArgs {
    */
   domainId: pulumi.Input<string>;
   /**
-   * How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+   * How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers
+   * with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   timeout?: pulumi.Input<string>;
   /**
@@ -939,7 +945,8 @@ export interface ProjectArgs {
    */
   displayName?: pulumi.Input<string>;
   /**
-   * Project name; unique names are not required. Changing it renames in place.
+   * Project name; unique names are not required. Changing it renames in place. 1 to 64 characters:
+   * letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
    */
   name: pulumi.Input<string>;
   /**
@@ -1053,8 +1060,8 @@ export interface ServiceArgs {
    */
   command?: pulumi.Input<string>;
   /**
-   * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it
-   * replaces the service.
+   * Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL.
+   * Changing it replaces the service.
    */
   connectionEnvName?: pulumi.Input<string>;
   /**
@@ -1062,7 +1069,8 @@ export interface ServiceArgs {
    */
   cronSuspended?: pulumi.Input<boolean>;
   /**
-   * Databases: database name. Changing it replaces the service.
+   * Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63
+   * characters. Changing it replaces the service.
    */
   dbName?: pulumi.Input<string>;
   /**
@@ -1070,7 +1078,8 @@ export interface ServiceArgs {
    */
   dbPassword?: pulumi.Input<string>;
   /**
-   * Databases: user name. Changing it replaces the service.
+   * Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63
+   * characters. Changing it replaces the service.
    */
   dbUser?: pulumi.Input<string>;
   /**
@@ -1112,7 +1121,8 @@ export interface ServiceArgs {
    */
   monorepoStrategy?: pulumi.Input<"ISOLATED" | "WORKSPACE">;
   /**
-   * Service name, unique within the environment. Changing it renames in place.
+   * Service name, unique within the environment. Changing it renames in place. 1 to 64 characters:
+   * letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
    */
   name: pulumi.Input<string>;
   /**
@@ -1145,7 +1155,9 @@ export interface ServiceArgs {
    */
   runtimeVersion?: pulumi.Input<string>;
   /**
-   * CRON only: five-field cron expression, in UTC. Updates in place.
+   * CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g.
+   * '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?',
+   * ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
    */
   schedule?: pulumi.Input<string>;
   /**
@@ -1153,7 +1165,9 @@ export interface ServiceArgs {
    */
   secretFiles?: pulumi.Input<pulumi.Input<ServiceSecretFileArgs>[]>;
   /**
-   * Inferred from image, gitUrl or repoFullName when omitted.
+   * Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP
+   * (repoFullName, through the repository app). Inferred from whichever of those is given when
+   * omitted.
    */
   sourceType?: pulumi.Input<"REPO_APP" | "PUBLIC_GIT" | "CONTAINER_IMAGE">;
   /**
@@ -1169,7 +1183,8 @@ export interface ServiceArgs {
    */
   staticSpa?: pulumi.Input<boolean>;
   /**
-   * Platform subdomain. Changing it replaces the service.
+   * Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting
+   * nor ending with '-'. Changing it replaces the service.
    */
   subdomain?: pulumi.Input<string>;
   /**
@@ -1177,15 +1192,18 @@ export interface ServiceArgs {
    */
   suspended?: pulumi.Input<boolean>;
   /**
-   * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service.
+   * Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the
+   * workspace's single free slot. Changing it replaces the service.
    */
   tier?: pulumi.Input<"FREE" | "STARTER" | "STANDARD" | "PRO">;
   /**
-   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the
+   * units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   timeout?: pulumi.Input<string>;
   /**
-   * WEB, STATIC, CRON or a database engine. Changing it replaces the service.
+   * WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database
+   * engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service.
    */
   type: pulumi.Input<"WEB" | "STATIC" | "CRON" | "POSTGRES" | "MYSQL" | "MARIADB" | "MONGODB" | "REDIS" | "VALKEY">;
   /**
@@ -1200,11 +1218,12 @@ export interface ServiceArgs {
 
 export interface ServiceEnvVarArgs {
   /**
-   * Variable name.
+   * Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
    */
   key: pulumi.Input<string>;
   /**
-   * Environment tier the variable applies in; default ALL.
+   * Environment tier the variable applies in: ALL (every environment, the default), or only
+   * environments of tier PROD, UAT or DEV.
    */
   scope?: pulumi.Input<"ALL" | "PROD" | "UAT" | "DEV">;
   /**
@@ -1220,11 +1239,12 @@ export interface ServiceEnvVarArgs {
 
 export interface ServiceSecretFileArgs {
   /**
-   * File content. Always secret.
+   * File content, at most 512 KiB. Always secret.
    */
   content: pulumi.Input<string>;
   /**
-   * Path the file is mounted at.
+   * Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits,
+   * '_', '.', '/' or '-', without '..'.
    */
   path: pulumi.Input<string>;
 }
@@ -1250,8 +1270,8 @@ export interface ServiceState {
    */
   readonly connection: ServiceConnection | null;
   /**
-   * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it
-   * replaces the service.
+   * Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL.
+   * Changing it replaces the service.
    */
   readonly connectionEnvName: string;
   /**
@@ -1263,7 +1283,8 @@ export interface ServiceState {
    */
   readonly cronSuspended: boolean;
   /**
-   * Databases: database name. Changing it replaces the service.
+   * Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63
+   * characters. Changing it replaces the service.
    */
   readonly dbName: string;
   /**
@@ -1271,7 +1292,8 @@ export interface ServiceState {
    */
   readonly dbPassword: string;
   /**
-   * Databases: user name. Changing it replaces the service.
+   * Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63
+   * characters. Changing it replaces the service.
    */
   readonly dbUser: string;
   /**
@@ -1378,7 +1400,9 @@ export interface ServiceState {
    */
   readonly runtimeVersion: string;
   /**
-   * CRON only: five-field cron expression, in UTC. Updates in place.
+   * CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g.
+   * '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?',
+   * ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
    */
   readonly schedule: string;
   /**
@@ -1386,7 +1410,9 @@ export interface ServiceState {
    */
   readonly secretFiles: ServiceSecretFile[];
   /**
-   * Inferred from image, gitUrl or repoFullName when omitted.
+   * Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP
+   * (repoFullName, through the repository app). Inferred from whichever of those is given when
+   * omitted.
    */
   readonly sourceType: "REPO_APP" | "PUBLIC_GIT" | "CONTAINER_IMAGE";
   /**
@@ -1406,7 +1432,8 @@ export interface ServiceState {
    */
   readonly status: string;
   /**
-   * Platform subdomain. Changing it replaces the service.
+   * Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting
+   * nor ending with '-'. Changing it replaces the service.
    */
   readonly subdomain: string;
   /**
@@ -1418,11 +1445,13 @@ export interface ServiceState {
    */
   readonly suspension: string;
   /**
-   * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service.
+   * Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the
+   * workspace's single free slot. Changing it replaces the service.
    */
   readonly tier: "FREE" | "STARTER" | "STANDARD" | "PRO";
   /**
-   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+   * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the
+   * units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   readonly timeout: string;
   /**
@@ -1444,23 +1473,48 @@ export interface ServiceState {
 }
 
 export interface ServiceConnection {
+  /**
+   * Database name.
+   */
   readonly database: string | null;
+  /**
+   * Public URL when external access is on; null otherwise.
+   */
   readonly externalUrl: string | null;
+  /**
+   * Host name, reachable from the environment's other services.
+   */
   readonly host: string;
+  /**
+   * The user's password; empty for a read-only key.
+   */
   readonly password: string | null;
+  /**
+   * TCP port.
+   */
   readonly port: number;
+  /**
+   * postgresql, mysql, mariadb, mongodb or redis.
+   */
   readonly scheme: string;
+  /**
+   * The internal connection URL, password included.
+   */
   readonly url: string | null;
+  /**
+   * Database user.
+   */
   readonly username: string | null;
 }
 
 export interface ServiceEnvVar {
   /**
-   * Variable name.
+   * Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
    */
   readonly key: string;
   /**
-   * Environment tier the variable applies in; default ALL.
+   * Environment tier the variable applies in: ALL (every environment, the default), or only
+   * environments of tier PROD, UAT or DEV.
    */
   readonly scope: "ALL" | "PROD" | "UAT" | "DEV";
   /**
@@ -1476,11 +1530,12 @@ export interface ServiceEnvVar {
 
 export interface ServiceSecretFile {
   /**
-   * File content. Always secret.
+   * File content, at most 512 KiB. Always secret.
    */
   readonly content: string;
   /**
-   * Path the file is mounted at.
+   * Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits,
+   * '_', '.', '/' or '-', without '..'.
    */
   readonly path: string;
 }
@@ -1495,12 +1550,14 @@ export interface StaticSiteArgs {
    */
   environmentId?: pulumi.Input<string>;
   /**
-   * Page served at '/'; default index.html. Changing it deploys in place.
+   * Page served at '/': an .html file path relative to the site root, at most 255 characters,
+   * without '..'; default index.html. Changing it deploys in place.
    */
   indexPath?: pulumi.Input<string>;
   /**
    * Site (service) name, unique within the environment; defaults to the resource's name. Changing it
-   * renames in place.
+   * renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a
+   * letter or digit.
    */
   name?: pulumi.Input<string>;
   /**
@@ -1515,7 +1572,8 @@ export interface StaticSiteArgs {
    */
   spaFallback?: pulumi.Input<boolean>;
   /**
-   * How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+   * How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers
+   * with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
    */
   timeout?: pulumi.Input<string>;
 }
@@ -1963,15 +2021,34 @@ export interface GetMailLimitsResultDomain {
    * Recipients the domain may send to today (0 until verified).
    */
   readonly dailyQuota: number | null;
+  /**
+   * The domain's id.
+   */
   readonly id: string | null;
   /**
-   * The self-serve ceiling the quota grows to.
+   * The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to
+   * 50,000.
    */
   readonly maxDailyQuota: number | null;
+  /**
+   * The sending domain.
+   */
   readonly name: string;
+  /**
+   * When today's count starts again (ISO 8601).
+   */
   readonly quotaResetsAt: string | null;
+  /**
+   * Recipients left today.
+   */
   readonly remainingToday: number | null;
+  /**
+   * Recipients sent to today (UTC day).
+   */
   readonly sentToday: number | null;
+  /**
+   * PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
+   */
   readonly status: string | null;
 }
 
@@ -1979,13 +2056,37 @@ export interface GetMailLimitsResultDomain {
  * Per-message and per-request limits.
  */
 export interface GetMailLimitsResultLimits {
+  /**
+   * Custom headers of one message (25 on the platform).
+   */
   readonly headersPerMessage: number | null;
+  /**
+   * Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+   */
   readonly messageSizeBytes: number | null;
+  /**
+   * Messages of one batch send (100 on the platform).
+   */
   readonly messagesPerBatch: number | null;
+  /**
+   * Largest page of an email list (100 on the platform).
+   */
   readonly pageSizeMax: number | null;
+  /**
+   * Recipients of one message, to, cc and bcc together (50 on the platform).
+   */
   readonly recipientsPerMessage: number | null;
+  /**
+   * Characters of a tag's key (64 on the platform).
+   */
   readonly tagKeyMaxLength: number | null;
+  /**
+   * Characters of a tag's value (256 on the platform).
+   */
   readonly tagValueMaxLength: number | null;
+  /**
+   * Tags of one message (10 on the platform).
+   */
   readonly tagsPerMessage: number | null;
 }
 
@@ -1993,7 +2094,13 @@ export interface GetMailLimitsResultLimits {
  * The key's send rate and what is left of the current minute.
  */
 export interface GetMailLimitsResultRateLimit {
+  /**
+   * Requests left in the current minute.
+   */
   readonly remaining: number | null;
+  /**
+   * Send requests the key may make per minute (3,000 on the platform).
+   */
   readonly requestsPerMinute: number | null;
 }
 
@@ -2018,31 +2125,61 @@ export interface GetPreviewsResult {
 }
 
 export interface PrPreview {
+  /**
+   * Who opened the pull request.
+   */
   readonly authorLogin: string | null;
+  /**
+   * The branch the pull request merges into.
+   */
   readonly baseRef: string | null;
+  /**
+   * Creation time (ISO 8601).
+   */
   readonly createdAt: string | null;
   /**
    * The preview environment (isPreview).
    */
   readonly environmentId: string | null;
+  /**
+   * Why the preview failed; null otherwise.
+   */
   readonly error: string | null;
   /**
    * The pull request's branch.
    */
   readonly headRef: string | null;
+  /**
+   * The commit the preview runs.
+   */
   readonly headSha: string | null;
   /**
    * The preview's id.
    */
   readonly id: string;
+  /**
+   * The preview's latest deploy.
+   */
   readonly lastDeploymentId: string | null;
   /**
    * The pull request's number.
    */
   readonly prNumber: number;
+  /**
+   * The preview's own Postgres database, when it has one.
+   */
   readonly previewPostgresServiceId: string | null;
+  /**
+   * The web service the preview runs.
+   */
   readonly previewWebServiceId: string | null;
+  /**
+   * The project of the source service.
+   */
   readonly projectId: string | null;
+  /**
+   * The repository, owner/name.
+   */
   readonly repoFullName: string | null;
   /**
    * The service the preview copies.
@@ -2052,7 +2189,13 @@ export interface PrPreview {
    * ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
    */
   readonly status: string;
+  /**
+   * The pull request's title.
+   */
   readonly title: string | null;
+  /**
+   * Last change (ISO 8601).
+   */
   readonly updatedAt: string | null;
   /**
    * Where the preview is served.
@@ -2113,15 +2256,33 @@ export interface GetPricingResult {
 }
 
 export interface GetPricingResultServiceTier {
+  /**
+   * CPU in millicores (1000 is one vCPU).
+   */
   readonly cpuMillicores: number | null;
+  /**
+   * Currency of the price.
+   */
   readonly currency: string | null;
+  /**
+   * The tier's instance family.
+   */
   readonly family: string | null;
+  /**
+   * Human name of the tier.
+   */
   readonly label: string | null;
+  /**
+   * Memory in MB.
+   */
   readonly memoryMb: number | null;
   /**
-   * Monthly price in kobo.
+   * Monthly price in kobo (1/100 of the currency's unit).
    */
   readonly priceKobo: number;
+  /**
+   * Disk in MB; null when the tier has no fixed disk.
+   */
   readonly storageMb: number | null;
   /**
    * FREE, PRO, STANDARD or STARTER (the set is open).
@@ -2199,9 +2360,21 @@ export interface GetRegionsResult {
 }
 
 export interface GetRegionsResultRegion {
+  /**
+   * True when a FREE service can run there.
+   */
   readonly freeTier: boolean;
+  /**
+   * True for the region used when none is named.
+   */
   readonly isDefault: boolean;
+  /**
+   * Human name of the region.
+   */
   readonly label: string | null;
+  /**
+   * The region key, e.g. af-west-1: what `region` inputs take.
+   */
   readonly region: string;
 }
 
@@ -2245,26 +2418,41 @@ export interface GetServiceConnectionArgs {
  * The result of getServiceConnection.
  */
 export interface GetServiceConnectionResult {
+  /**
+   * Database name.
+   */
   readonly database: string | null;
   /**
    * Public URL when external access is on.
    */
   readonly externalUrl: string | null;
+  /**
+   * Host name, reachable from the environment's other services.
+   */
   readonly host: string;
   /**
    * The database user's password; empty for a read-only key.
    */
   readonly password: string;
+  /**
+   * TCP port.
+   */
   readonly port: number;
   /**
    * postgresql, mysql, mariadb, mongodb or redis.
    */
   readonly scheme: string;
+  /**
+   * The database service's id.
+   */
   readonly serviceId: string;
   /**
    * The connection URL, password included.
    */
   readonly url: string | null;
+  /**
+   * Database user.
+   */
   readonly user: string | null;
 }
 

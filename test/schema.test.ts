@@ -111,3 +111,17 @@ test("schema.json names where the plugin is downloaded from, and the Go SDK's im
   expect(readFileSync(join(ROOT, "sdk", "python", "pulumi_cloudplatform", "_utilities.py"), "utf8")).toContain(schema.pluginDownloadURL);
   expect(readFileSync(join(ROOT, "sdk", "go", "cloudplatform", "internal", "pulumiUtilities.go"), "utf8")).toContain(schema.pluginDownloadURL);
 });
+
+test("schema.json gives the fields' units and limits from the zod rules, and the Registry's long descriptions", () => {
+  const schema = JSON.parse(committed());
+  const input = (kind: string, key: string): string => schema.resources[`cloudplatform:index:${kind}`].inputProperties[key].description;
+  expect(input("DnsRecord", "ttl")).toMatch(/in seconds.*Limits: 60 to 86400\./);
+  expect(input("Service", "envVars")).toContain("Limits: at most 500 entries.");
+  expect(input("Service", "port")).toContain("Limits: 1 to 65535.");
+  expect(input("Service", "timeout")).toContain('Format: numbers with the units ms, s, m or h');
+  expect(input("Project", "name")).toContain("1 to 64 characters");
+  expect(schema.types["cloudplatform:index:CorsRule"].properties.maxAgeSeconds.description).toContain("Limits: at least 0.");
+  for (const entry of [...Object.values<any>(schema.resources), ...Object.values<any>(schema.functions)]) {
+    expect(entry.description).toMatch(/^[^{]+\n\n\{\{% examples %\}\}\n## Example Usage\n/);
+  }
+});

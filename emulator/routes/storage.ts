@@ -5,8 +5,6 @@ import {
   accessKeysOf, accessKeyView, bucketRegion, bucketView, corsOf, createBucket, createBucketBody, deleteBucket, deleteCors,
   deletePolicy, getBucket, listBuckets, policyOf, putCors, putCorsBody, putPolicy, putPolicyBody,
 } from "../models/storage";
-// The storage control routes register themselves (the S3 endpoint is registered by app.ts).
-import "../storage-objects";
 
 const BUCKET = "/v1/workspaces/:workspaceId/buckets/:bucket";
 

@@ -19,7 +19,7 @@ export const BUCKET_NAME = /^[a-z0-9.-]{3,63}$/;
 export const bucketInputs = z.object({
   name: z.string({ error: "must be a string" })
     .regex(BUCKET_NAME, "must be 3 to 63 characters: lowercase letters, digits, '.' and '-'")
-    .describe("Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.")
+    .describe("Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.")
     .optional(),
   region: regionKey.describe("Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.").optional(),
   visibility: z.enum(["PRIVATE", "PUBLIC_READ"], { error: "must be PRIVATE or PUBLIC_READ" })

@@ -183,7 +183,7 @@ export const getMailDomain = defineFunction<{ domainId?: string; name?: string; 
   },
 });
 
-const limitsNumbers = (keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().nullable()])));
+const limitsNumbers = (fields: Record<string, string>) => z.object(Object.fromEntries(Object.entries(fields).map(([k, what]) => [k, z.number().nullable().describe(what)])));
 export const getMailLimits = defineFunction("getMailLimits", {
   token: "cloudplatform:index:getMailLimits",
   description: "The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.",
@@ -192,19 +192,27 @@ export const getMailLimits = defineFunction("getMailLimits", {
   }),
   outputs: z.object({
     sandbox: z.boolean().describe("True when the key is a sandbox mail key."),
-    limits: limitsNumbers([
-      "recipientsPerMessage", "messageSizeBytes", "headersPerMessage", "tagsPerMessage", "tagKeyMaxLength", "tagValueMaxLength", "messagesPerBatch", "pageSizeMax",
-    ]).describe("Per-message and per-request limits."),
-    rateLimit: limitsNumbers(["requestsPerMinute", "remaining"]).describe("The key's send rate and what is left of the current minute."),
+    limits: limitsNumbers({
+      recipientsPerMessage: "Recipients of one message, to, cc and bcc together (50 on the platform).",
+      messageSizeBytes: "Size of one message in bytes: html, text and attachments (10 MiB on the platform).",
+      headersPerMessage: "Custom headers of one message (25 on the platform).",
+      tagsPerMessage: "Tags of one message (10 on the platform).",
+      tagKeyMaxLength: "Characters of a tag's key (64 on the platform).",
+      tagValueMaxLength: "Characters of a tag's value (256 on the platform).",
+      messagesPerBatch: "Messages of one batch send (100 on the platform).",
+      pageSizeMax: "Largest page of an email list (100 on the platform).",
+    }).describe("Per-message and per-request limits."),
+    rateLimit: limitsNumbers({ requestsPerMinute: "Send requests the key may make per minute (3,000 on the platform).", remaining: "Requests left in the current minute." })
+      .describe("The key's send rate and what is left of the current minute."),
     domains: z.array(z.object({
-      id: z.string().nullable(),
-      name: z.string(),
-      status: z.string().nullable(),
+      id: z.string().nullable().describe("The domain's id."),
+      name: z.string().describe("The sending domain."),
+      status: z.string().nullable().describe("PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open)."),
       dailyQuota: z.number().nullable().describe("Recipients the domain may send to today (0 until verified)."),
-      sentToday: z.number().nullable(),
-      remainingToday: z.number().nullable(),
-      maxDailyQuota: z.number().nullable().describe("The self-serve ceiling the quota grows to."),
-      quotaResetsAt: z.string().nullable(),
+      sentToday: z.number().nullable().describe("Recipients sent to today (UTC day)."),
+      remainingToday: z.number().nullable().describe("Recipients left today."),
+      maxDailyQuota: z.number().nullable().describe("The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000."),
+      quotaResetsAt: z.string().nullable().describe("When today's count starts again (ISO 8601)."),
     })).describe("Each sending domain's daily quota."),
   }),
   async invoke(ctx, args: { workspaceId?: string }) {

@@ -7,13 +7,14 @@ export const name = (what: string) =>
   z
     .string({ error: "must be a string" })
     .regex(NAME_RULE, "must be 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit")
-    .describe(what);
+    .describe(`${what} 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.`);
 
 export const id = (what: string) => z.string({ error: "must be a string id" }).min(1, "must not be empty").describe(what);
 
 /** An id the platform states is a uuid, as its request bodies check it. */
 export const uuid = (what: string) => z.uuid({ error: "must be a uuid (an id the platform gave, e.g. 0b6f1c2e-...)" }).describe(what);
 
+/** Described by each user, which adds the rule: a region key (getRegions lists them). */
 export const regionKey = z
   .string({ error: "must be a string" })
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a region key such as 'af-west-1' (lowercase letters, digits and '-')");
@@ -33,7 +34,7 @@ export const duration = (what: string) =>
         return false;
       }
     }, 'must be a duration such as "90s", "15m" or "1h30m"')
-    .describe(what);
+    .describe(`${what} Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.`);
 
 // ---- cron schedules ----
 // The platform's five-field UTC grammar (the emulator's models/cron.ts parses the same; a test

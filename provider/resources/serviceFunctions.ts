@@ -26,9 +26,10 @@ export const getServiceConnection = defineFunction<{ serviceId: string }>("getSe
   description: "How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.",
   inputs: z.object({ serviceId: id("The database service's id.") }),
   outputs: z.object({
-    serviceId: z.string(),
+    serviceId: z.string().describe("The database service's id."),
     scheme: z.string().describe("postgresql, mysql, mariadb, mongodb or redis."),
-    host: z.string(), port: z.number(), database: z.string().nullable(), user: z.string().nullable(),
+    host: z.string().describe("Host name, reachable from the environment's other services."), port: z.number().describe("TCP port."),
+    database: z.string().nullable().describe("Database name."), user: z.string().nullable().describe("Database user."),
     password: z.string().meta({ secret: true, description: "The database user's password; empty for a read-only key." }),
     url: z.string().nullable().meta({ secret: true, description: "The connection URL, password included." }),
     externalUrl: z.string().nullable().describe("Public URL when external access is on."),
@@ -47,7 +48,12 @@ export const getRegions = defineFunction("getRegions", {
   description: "The regions services can be placed in, and whether a FREE service can run there.",
   inputs: z.object({}),
   outputs: z.object({
-    regions: z.array(z.object({ region: z.string(), label: z.string().nullable(), isDefault: z.boolean(), freeTier: z.boolean() })),
+    regions: z.array(z.object({
+      region: z.string().describe("The region key, e.g. af-west-1: what `region` inputs take."),
+      label: z.string().nullable().describe("Human name of the region."),
+      isDefault: z.boolean().describe("True for the region used when none is named."),
+      freeTier: z.boolean().describe("True when a FREE service can run there."),
+    })),
   }),
   async invoke(ctx) {
     const regions = await catalogueApi.regions(ctx.client);
@@ -62,8 +68,10 @@ export const getPricing = defineFunction("getPricing", {
     currency: z.string().describe("Currency of every amount."),
     serviceTiers: z.array(z.object({
       tier: z.string().describe("FREE, PRO, STANDARD or STARTER (the set is open)."),
-      label: z.string().nullable(), family: z.string().nullable(), cpuMillicores: z.number().nullable(), memoryMb: z.number().nullable(),
-      storageMb: z.number().nullable(), priceKobo: z.number().describe("Monthly price in kobo."), currency: z.string().nullable(),
+      label: z.string().nullable().describe("Human name of the tier."), family: z.string().nullable().describe("The tier's instance family."),
+      cpuMillicores: z.number().nullable().describe("CPU in millicores (1000 is one vCPU)."), memoryMb: z.number().nullable().describe("Memory in MB."),
+      storageMb: z.number().nullable().describe("Disk in MB; null when the tier has no fixed disk."), priceKobo: z.number().describe("Monthly price in kobo (1/100 of the currency's unit)."),
+      currency: z.string().nullable().describe("Currency of the price."),
     })).describe("Instance tiers, their sizes and prices."),
     unitRates: z.record(z.string(), z.number()).describe("Unit rates in kobo (vcpuKoboPerVcpuMonth, memoryKoboPerGbMonth, ...)."),
     freeAllowances: z.record(z.string(), z.number()).describe("Free allowances (monthlyCreditKobo, storageBytes, egressBytes, ...)."),

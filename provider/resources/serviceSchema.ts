@@ -23,9 +23,9 @@ export function duplicateKeys(keys: Iterable<string>): string[] {
 const str = (what: string) => z.string({ error: "must be a string" }).describe(what);
 
 export const envVarItem = z.object({
-  key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name."),
+  key: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must start with a letter or '_' and hold only letters, digits and '_'").describe("Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters."),
   value: str("Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.").max(32_768, "must be at most 32768 characters"),
-  scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in; default ALL."),
+  scope: z.enum(ENV_SCOPES, { error: "must be one of ALL, PROD, UAT, DEV" }).optional().describe("Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV."),
   secret: z.boolean({ error: "must be a boolean" }).optional().describe("Hide the value from read-only members, and keep it secret in state; default false."),
 });
 export type EnvVarItem = z.infer<typeof envVarItem>;
@@ -33,18 +33,18 @@ export const secretFileItem = z.object({
   path: z.string({ error: "must be a string" }).min(1, "must not be empty")
     .regex(/^[A-Za-z0-9_.\/-]{1,255}$/, "must be 1 to 255 characters: letters, digits, '_', '.', '/' or '-'")
     .refine((p) => !p.split("/").includes(".."), "must not contain '..'")
-    .describe("Path the file is mounted at."),
-  content: str("File content. Always secret.").max(512 * 1024, "must be at most 512 KiB"),
+    .describe("Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'."),
+  content: str("File content, at most 512 KiB. Always secret.").max(512 * 1024, "must be at most 512 KiB"),
 });
 export type SecretFileItem = z.infer<typeof secretFileItem>;
 
 export const serviceInputs = z.object({
   environmentId: id("Environment the service runs in. Changing it replaces the service."),
   name: name("Service name, unique within the environment. Changing it renames in place."),
-  type: z.enum(SERVICE_TYPES, { error: `must be one of ${SERVICE_TYPES.join(", ")}` }).describe("WEB, STATIC, CRON or a database engine. Changing it replaces the service."),
+  type: z.enum(SERVICE_TYPES, { error: `must be one of ${SERVICE_TYPES.join(", ")}` }).describe("WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service."),
   region: regionKey.describe("Region key; defaults to the project's region. Changing it replaces the service.").optional(),
-  tier: z.enum(["FREE", "STARTER", "STANDARD", "PRO"], { error: "must be one of FREE, STARTER, STANDARD, PRO" }).optional().describe("Instance size; FREE uses the workspace's single free slot. Changing it replaces the service."),
-  sourceType: z.enum(["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"], { error: "must be one of REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE" }).optional().describe("Inferred from image, gitUrl or repoFullName when omitted."),
+  tier: z.enum(["FREE", "STARTER", "STANDARD", "PRO"], { error: "must be one of FREE, STARTER, STANDARD, PRO" }).optional().describe("Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service."),
+  sourceType: z.enum(["REPO_APP", "PUBLIC_GIT", "CONTAINER_IMAGE"], { error: "must be one of REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE" }).optional().describe("Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted."),
   repoFullName: str("owner/name of a repository the repository app can see (REPO_APP).").regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name").optional(),
   gitUrl: str("Public HTTPS git URL (PUBLIC_GIT).").regex(/^https:\/\/\S+$/, "must be a public HTTPS git URL (https://...)").optional(),
   image: str("Public container image (CONTAINER_IMAGE). Changing it redeploys in place.").min(1, "must not be empty").max(512, "must be at most 512 characters").optional(),
@@ -61,16 +61,16 @@ export const serviceInputs = z.object({
   runtimeVersion: str("Runtime version, e.g. '20' for Node.").max(64, "must be at most 64 characters").optional(),
   staticOutputDir: str("Folder a STATIC build publishes.").max(255, "must be at most 255 characters").optional(),
   staticSpa: z.boolean({ error: "must be a boolean" }).optional().describe("Serve index.html for unknown paths (single-page app)."),
-  subdomain: z.string({ error: "must be a string" }).regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a DNS label: lowercase letters, digits and '-'").optional().describe("Platform subdomain. Changing it replaces the service."),
-  schedule: str("CRON only: five-field cron expression, in UTC. Updates in place.").optional(),
+  subdomain: z.string({ error: "must be a string" }).regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a DNS label: lowercase letters, digits and '-'").optional().describe("Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service."),
+  schedule: str("CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.").optional(),
   command: str("CRON only: command each run executes. Updates in place.").max(4096, "must be at most 4096 characters").optional(),
   envVars: z.array(envVarItem).max(500, "must have at most 500 entries").optional().describe("Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone."),
   secretFiles: z.array(secretFileItem).max(50, "must have at most 50 entries").optional().describe("Secret files this service declares; they reach the first deploy."),
-  dbName: str("Databases: database name. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a database identifier (letters, digits, '_'; at most 63)").optional(),
-  dbUser: str("Databases: user name. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a user identifier (letters, digits, '_'; at most 63)").optional(),
+  dbName: str("Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a database identifier (letters, digits, '_'; at most 63)").optional(),
+  dbUser: str("Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.").regex(DB_IDENTIFIER, "must be a user identifier (letters, digits, '_'; at most 63)").optional(),
   dbPassword: str("Databases: password; generated when omitted. Always secret. Changing it replaces the service.")
     .min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
-  connectionEnvName: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must be an env var key").optional().describe("Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service."),
+  connectionEnvName: z.string({ error: "must be a string" }).regex(ENV_KEY_RULE, "must be an env var key").optional().describe("Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service."),
   injectConnectionUrl: z.boolean({ error: "must be a boolean" }).optional().describe("Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service."),
   suspended: z.boolean({ error: "must be a boolean" }).optional().describe("Suspend (true) or resume (false) the service."),
   cronSuspended: z.boolean({ error: "must be a boolean" }).optional().describe("CRON only: pause (true) or resume (false) scheduled runs."),
@@ -82,8 +82,14 @@ export const serviceInputs = z.object({
 export type ServiceInputs = z.infer<typeof serviceInputs>;
 
 const connectionOutput = z.object({
-  scheme: z.string(), host: z.string(), port: z.number(), database: z.string().nullable(), username: z.string().nullable(),
-  password: z.string().nullable(), url: z.string().nullable(), externalUrl: z.string().nullable(),
+  scheme: z.string().describe("postgresql, mysql, mariadb, mongodb or redis."),
+  host: z.string().describe("Host name, reachable from the environment's other services."),
+  port: z.number().describe("TCP port."),
+  database: z.string().nullable().describe("Database name."),
+  username: z.string().nullable().describe("Database user."),
+  password: z.string().nullable().describe("The user's password; empty for a read-only key."),
+  url: z.string().nullable().describe("The internal connection URL, password included."),
+  externalUrl: z.string().nullable().describe("Public URL when external access is on; null otherwise."),
 });
 
 export const serviceOutputs = serviceInputs.partial().extend({

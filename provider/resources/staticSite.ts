@@ -27,7 +27,7 @@ export const staticSiteInputs = z.object({
     .regex(INDEX_RULE, "must be a relative file path such as 'index.html'")
     .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be relative to the site root, without '..'")
     .refine((p) => /\.html?$/i.test(p), "must name an .html page")
-    .optional().describe("Page served at '/'; default index.html. Changing it deploys in place."),
+    .optional().describe("Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place."),
   spaFallback: z.boolean({ error: "must be a boolean" }).optional().describe("Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place."),
   timeout: duration("How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.").optional(),
 });

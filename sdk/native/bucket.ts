@@ -7,7 +7,34 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.
+ * An object storage bucket with an S3-compatible endpoint, its CORS rules and its access policy. Its name is unique across the whole service (generated from the resource name when omitted). Deleting a bucket that holds objects needs `forceDestroy`.
+ *
+ * ## Example Usage
+ * ### A public bucket with CORS
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const assets = new cloudplatform.Bucket("assets", {
+ *     visibility: "PUBLIC_READ",
+ *     corsRules: [{
+ *         allowedMethods: ["GET"],
+ *         allowedOrigins: ["https://www.example.com"],
+ *     }],
+ * });
+ * export const endpoint = assets.endpoint;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<workspaceId>/<region>/<name>`. A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:Bucket myBucket '<workspaceId>/<region>/<name>'
+ * ```
  */
 export class Bucket extends pulumi.CustomResource {
     /**
@@ -128,7 +155,7 @@ export interface BucketArgs {
      */
     forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
-     * Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+     * Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
      */
     name?: pulumi.Input<string | undefined>;
     /**

@@ -7,7 +7,42 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A custom domain on a web service (WEB or STATIC). Publish dnsTarget.records (or use VerifiedCustomDomain), then wait with CustomDomainVerification.
+ * A custom domain on a web service (WEB or STATIC). Publish the records in `dnsTarget.records` (an apex domain gets an A record, a subdomain a CNAME) and remove the conflicts it lists, or use VerifiedCustomDomain to do both in a platform zone; CustomDomainVerification then waits until the domain is ACTIVE.
+ *
+ * ## Example Usage
+ * ### A custom domain on a web service
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ * });
+ * const www = new cloudplatform.CustomDomain("www", {
+ *     serviceId: web.id,
+ *     domain: "www.example.com",
+ * });
+ * export const dnsTarget = www.dnsTarget;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:CustomDomain myCustomDomain '<serviceId>/<domainId>'
+ * ```
  */
 export class CustomDomain extends pulumi.CustomResource {
     /**

@@ -7,7 +7,45 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Verifies a custom domain: re-checks DNS and waits (capped, jittered backoff) until it is ACTIVE; fails naming each missing, wrong or conflicting record.
+ * Verifies a custom domain: re-checks DNS and waits, with capped, jittered backoff up to `timeout`, until it is ACTIVE. A failure names each missing, wrong or conflicting record.
+ *
+ * ## Example Usage
+ * ### Waiting for a custom domain to be active
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ * });
+ * const www = new cloudplatform.CustomDomain("www", {
+ *     serviceId: web.id,
+ *     domain: "www.example.com",
+ * });
+ * const wwwVerified = new cloudplatform.CustomDomainVerification("wwwVerified", {
+ *     domainId: www.id,
+ *     timeout: "30m",
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:CustomDomainVerification myCustomDomainVerification '<serviceId>/<domainId>'
+ * ```
  */
 export class CustomDomainVerification extends pulumi.CustomResource {
     /**
@@ -115,7 +153,7 @@ export interface CustomDomainVerificationArgs {
      */
     domainId: pulumi.Input<string>;
     /**
-     * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+     * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
 }

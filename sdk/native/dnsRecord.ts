@@ -5,7 +5,33 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * One DNS record in a platform zone.
+ * One DNS record in a platform zone. Names are given relative to the zone (`@` for the apex); host names may carry a trailing dot, and TXT values may be quoted. Records the platform manages (mail, services) are not editable.
+ *
+ * ## Example Usage
+ * ### A CNAME record
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * const wwwRecord = new cloudplatform.DnsRecord("wwwRecord", {
+ *     zoneId: zone.id,
+ *     name: "www",
+ *     type: "CNAME",
+ *     content: "shop.cloudplatform.app",
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<zoneId>/<recordId>`. The resource's id in state is the record's id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:DnsRecord myDnsRecord '<zoneId>/<recordId>'
+ * ```
  */
 export class DnsRecord extends pulumi.CustomResource {
     /**
@@ -142,7 +168,7 @@ export class DnsRecord extends pulumi.CustomResource {
  */
 export interface DnsRecordArgs {
     /**
-     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
      */
     content: pulumi.Input<string>;
     /**
@@ -150,11 +176,11 @@ export interface DnsRecordArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Priority, for MX and SRV records only. Default 10 for MX.
+     * Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
      */
     priority?: pulumi.Input<number | undefined>;
     /**
-     * Time to live in seconds. Default: the platform's (3600).
+     * Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
      */
     ttl?: pulumi.Input<number | undefined>;
     /**

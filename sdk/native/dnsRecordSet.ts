@@ -7,7 +7,43 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.
+ * A set of records in one zone, managed together: the records the set created are updated, added and deleted to match `records`, in any order. Records of the zone that the set did not create are never touched.
+ *
+ * ## Example Usage
+ * ### An apex A record and an MX record
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * const site = new cloudplatform.DnsRecordSet("site", {
+ *     zoneId: zone.id,
+ *     records: [
+ *         {
+ *             name: "@",
+ *             type: "A",
+ *             content: "203.0.113.10",
+ *         },
+ *         {
+ *             name: "@",
+ *             type: "MX",
+ *             content: "mx.example.net",
+ *             priority: 10,
+ *         },
+ *     ],
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<zoneId>/<recordId>,<recordId>,...`. The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:DnsRecordSet myDnsRecordSet '<zoneId>/<recordId>,<recordId>,...'
+ * ```
  */
 export class DnsRecordSet extends pulumi.CustomResource {
     /**

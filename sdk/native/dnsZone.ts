@@ -7,7 +7,28 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A DNS zone hosted by the platform. It is published once ownership is proven (see DnsZoneVerification).
+ * A DNS zone hosted by the platform. It is published once ownership is proven, by pointing the domain's nameservers at the platform or publishing `verificationRecord` (a TXT record) where the domain is hosted now; DnsZoneVerification waits for that.
+ *
+ * ## Example Usage
+ * ### A zone and the record that proves ownership
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * export const verification = zone.verificationRecord;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:DnsZone myDnsZone '<zoneId>'
+ * ```
  */
 export class DnsZone extends pulumi.CustomResource {
     /**

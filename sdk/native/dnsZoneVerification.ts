@@ -5,7 +5,31 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.
+ * Waits until a DNS zone's ownership is proven (nameservers or the TXT `verificationRecord`) and the zone is published, polling with capped, jittered backoff up to `timeout`. Resources that need records served from the zone depend on it.
+ *
+ * ## Example Usage
+ * ### Waiting for a zone to be published
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * const proven = new cloudplatform.DnsZoneVerification("proven", {
+ *     zoneId: zone.id,
+ *     timeout: "15m",
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:DnsZoneVerification myDnsZoneVerification '<zoneId>'
+ * ```
  */
 export class DnsZoneVerification extends pulumi.CustomResource {
     /**
@@ -97,7 +121,7 @@ export class DnsZoneVerification extends pulumi.CustomResource {
  */
 export interface DnsZoneVerificationArgs {
     /**
-     * How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+     * How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
     /**

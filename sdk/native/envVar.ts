@@ -5,7 +5,42 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.
+ * One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+ *
+ * ## Example Usage
+ * ### An env var on a web service
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ * });
+ * const flag = new cloudplatform.EnvVar("flag", {
+ *     serviceId: web.id,
+ *     key: "FEATURE_FLAG",
+ *     value: "on",
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<serviceId>/<key>`. The same as the id a create gives it.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:EnvVar myEnvVar '<serviceId>/<key>'
+ * ```
  */
 export class EnvVar extends pulumi.CustomResource {
     /**
@@ -109,7 +144,7 @@ export interface EnvVarArgs {
      */
     key: pulumi.Input<string>;
     /**
-     * Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+     * Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
      */
     scope?: pulumi.Input<string | undefined>;
     /**
@@ -121,7 +156,7 @@ export interface EnvVarArgs {
      */
     serviceId: pulumi.Input<string>;
     /**
-     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
      */
     value: pulumi.Input<string>;
 }

@@ -5,7 +5,32 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * An environment of a project (for example production or staging).
+ * An environment of a project, such as production or staging. Naming it DEV, UAT or PROD (any case) sets its tier (`kind`), which env vars can be scoped to. Deleting an environment tears down every service in it, data included.
+ *
+ * ## Example Usage
+ * ### A production environment
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * export const tier = prod.kind;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<environmentId>`.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:Environment myEnvironment '<environmentId>'
+ * ```
  */
 export class Environment extends pulumi.CustomResource {
     /**
@@ -112,7 +137,7 @@ export class Environment extends pulumi.CustomResource {
  */
 export interface EnvironmentArgs {
     /**
-     * Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+     * Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
      */
     name: pulumi.Input<string>;
     /**

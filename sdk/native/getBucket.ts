@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.
+ *
+ * ## Example Usage
+ * ### Looking a bucket up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const bucket = cloudplatform.getBucketOutput({
+ *     name: "assets",
+ * });
+ * export const endpoint = bucket.apply(bucket => bucket.endpoint);
+ * ```
  */
 export function getBucket(args: GetBucketArgs, opts?: pulumi.InvokeOptions): Promise<GetBucketResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -77,6 +90,19 @@ export interface GetBucketResult {
 }
 /**
  * Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.
+ *
+ * ## Example Usage
+ * ### Looking a bucket up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const bucket = cloudplatform.getBucketOutput({
+ *     name: "assets",
+ * });
+ * export const endpoint = bucket.apply(bucket => bucket.endpoint);
+ * ```
  */
 export function getBucketOutput(args: GetBucketOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBucketResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

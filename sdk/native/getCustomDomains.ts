@@ -8,6 +8,21 @@ import * as utilities from "./utilities";
 
 /**
  * The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.
+ *
+ * ## Example Usage
+ * ### A service's custom domains
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getCustomDomainsOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const domains = result.apply(result => result.domains);
+ * ```
  */
 export function getCustomDomains(args: GetCustomDomainsArgs, opts?: pulumi.InvokeOptions): Promise<GetCustomDomainsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,6 +46,21 @@ export interface GetCustomDomainsResult {
 }
 /**
  * The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.
+ *
+ * ## Example Usage
+ * ### A service's custom domains
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getCustomDomainsOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const domains = result.apply(result => result.domains);
+ * ```
  */
 export function getCustomDomainsOutput(args: GetCustomDomainsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCustomDomainsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

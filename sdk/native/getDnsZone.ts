@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.
+ *
+ * ## Example Usage
+ * ### Looking a zone up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = cloudplatform.getDnsZoneOutput({
+ *     name: "example.com",
+ * });
+ * export const zoneId = zone.id;
+ * ```
  */
 export function getDnsZone(args: GetDnsZoneArgs, opts?: pulumi.InvokeOptions): Promise<GetDnsZoneResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -76,6 +89,19 @@ export interface GetDnsZoneResult {
 }
 /**
  * Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.
+ *
+ * ## Example Usage
+ * ### Looking a zone up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = cloudplatform.getDnsZoneOutput({
+ *     name: "example.com",
+ * });
+ * export const zoneId = zone.id;
+ * ```
  */
 export function getDnsZoneOutput(args: GetDnsZoneOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetDnsZoneResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -6,6 +6,21 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an environment by id.
+ *
+ * ## Example Usage
+ * ### Reading an environment
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const environmentId = config.require("environmentId");
+ * const result = cloudplatform.getEnvironmentOutput({
+ *     environmentId: environmentId,
+ * });
+ * export const kind = result.apply(result => result.kind);
+ * ```
  */
 export function getEnvironment(args: GetEnvironmentArgs, opts?: pulumi.InvokeOptions): Promise<GetEnvironmentResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -61,6 +76,21 @@ export interface GetEnvironmentResult {
 }
 /**
  * Looks up an environment by id.
+ *
+ * ## Example Usage
+ * ### Reading an environment
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const environmentId = config.require("environmentId");
+ * const result = cloudplatform.getEnvironmentOutput({
+ *     environmentId: environmentId,
+ * });
+ * export const kind = result.apply(result => result.kind);
+ * ```
  */
 export function getEnvironmentOutput(args: GetEnvironmentOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetEnvironmentResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

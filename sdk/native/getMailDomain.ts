@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up a sending domain by id or name: its status, records to publish, zone and quota.
+ *
+ * ## Example Usage
+ * ### Looking a sending domain up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const mail = cloudplatform.getMailDomainOutput({
+ *     name: "mail.example.com",
+ * });
+ * export const status = mail.status;
+ * ```
  */
 export function getMailDomain(args?: GetMailDomainArgs, opts?: pulumi.InvokeOptions): Promise<GetMailDomainResult> {
     args = args || {};
@@ -94,6 +107,19 @@ export interface GetMailDomainResult {
 }
 /**
  * Looks up a sending domain by id or name: its status, records to publish, zone and quota.
+ *
+ * ## Example Usage
+ * ### Looking a sending domain up by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const mail = cloudplatform.getMailDomainOutput({
+ *     name: "mail.example.com",
+ * });
+ * export const status = mail.status;
+ * ```
  */
 export function getMailDomainOutput(args?: GetMailDomainOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMailDomainResult> {
     args = args || {};

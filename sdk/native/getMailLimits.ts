@@ -8,6 +8,17 @@ import * as utilities from "./utilities";
 
 /**
  * The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.
+ *
+ * ## Example Usage
+ * ### Reading the email API's limits
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const limits = cloudplatform.getMailLimitsOutput({});
+ * export const domains = limits.apply(limits => limits.domains);
+ * ```
  */
 export function getMailLimits(args?: GetMailLimitsArgs, opts?: pulumi.InvokeOptions): Promise<GetMailLimitsResult> {
     args = args || {};
@@ -44,6 +55,17 @@ export interface GetMailLimitsResult {
 }
 /**
  * The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.
+ *
+ * ## Example Usage
+ * ### Reading the email API's limits
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const limits = cloudplatform.getMailLimitsOutput({});
+ * export const domains = limits.apply(limits => limits.domains);
+ * ```
  */
 export function getMailLimitsOutput(args?: GetMailLimitsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMailLimitsResult> {
     args = args || {};

@@ -8,6 +8,21 @@ import * as utilities from "./utilities";
 
 /**
  * The pull-request previews of a service (open and closed), with their status, URL and environment.
+ *
+ * ## Example Usage
+ * ### A service's pull-request previews
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getPreviewsOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const previews = result.apply(result => result.previews);
+ * ```
  */
 export function getPreviews(args: GetPreviewsArgs, opts?: pulumi.InvokeOptions): Promise<GetPreviewsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,6 +46,21 @@ export interface GetPreviewsResult {
 }
 /**
  * The pull-request previews of a service (open and closed), with their status, URL and environment.
+ *
+ * ## Example Usage
+ * ### A service's pull-request previews
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getPreviewsOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const previews = result.apply(result => result.previews);
+ * ```
  */
 export function getPreviewsOutput(args: GetPreviewsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPreviewsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

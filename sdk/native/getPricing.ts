@@ -8,6 +8,17 @@ import * as utilities from "./utilities";
 
 /**
  * The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.
+ *
+ * ## Example Usage
+ * ### Reading the pricing catalogue
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const pricing = cloudplatform.getPricingOutput({});
+ * export const currency = pricing.currency;
+ * ```
  */
 export function getPricing(args?: GetPricingArgs, opts?: pulumi.InvokeOptions): Promise<GetPricingResult> {
     args = args || {};
@@ -63,6 +74,17 @@ export interface GetPricingResult {
 }
 /**
  * The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.
+ *
+ * ## Example Usage
+ * ### Reading the pricing catalogue
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const pricing = cloudplatform.getPricingOutput({});
+ * export const currency = pricing.currency;
+ * ```
  */
 export function getPricingOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPricingResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -6,6 +6,21 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up a project by id.
+ *
+ * ## Example Usage
+ * ### Reading a project
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const projectId = config.require("projectId");
+ * const result = cloudplatform.getProjectOutput({
+ *     projectId: projectId,
+ * });
+ * export const name = result.name;
+ * ```
  */
 export function getProject(args: GetProjectArgs, opts?: pulumi.InvokeOptions): Promise<GetProjectResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -65,6 +80,21 @@ export interface GetProjectResult {
 }
 /**
  * Looks up a project by id.
+ *
+ * ## Example Usage
+ * ### Reading a project
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const projectId = config.require("projectId");
+ * const result = cloudplatform.getProjectOutput({
+ *     projectId: projectId,
+ * });
+ * export const name = result.name;
+ * ```
  */
 export function getProjectOutput(args: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,17 @@ import * as utilities from "./utilities";
 
 /**
  * The regions services can be placed in, and whether a FREE service can run there.
+ *
+ * ## Example Usage
+ * ### Listing the regions
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const all = cloudplatform.getRegionsOutput({});
+ * export const regions = all.apply(all => all.regions);
+ * ```
  */
 export function getRegions(args?: GetRegionsArgs, opts?: pulumi.InvokeOptions): Promise<GetRegionsResult> {
     args = args || {};
@@ -24,6 +35,17 @@ export interface GetRegionsResult {
 }
 /**
  * The regions services can be placed in, and whether a FREE service can run there.
+ *
+ * ## Example Usage
+ * ### Listing the regions
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const all = cloudplatform.getRegionsOutput({});
+ * export const regions = all.apply(all => all.regions);
+ * ```
  */
 export function getRegionsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegionsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

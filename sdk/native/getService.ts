@@ -6,6 +6,21 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up a service by id: its type, status, health, URL and region.
+ *
+ * ## Example Usage
+ * ### Reading a service's status
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getServiceOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const status = result.status;
+ * ```
  */
 export function getService(args: GetServiceArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -35,6 +50,21 @@ export interface GetServiceResult {
 }
 /**
  * Looks up a service by id: its type, status, health, URL and region.
+ *
+ * ## Example Usage
+ * ### Reading a service's status
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const result = cloudplatform.getServiceOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const status = result.status;
+ * ```
  */
 export function getServiceOutput(args: GetServiceOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

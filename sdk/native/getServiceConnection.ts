@@ -6,6 +6,22 @@ import * as utilities from "./utilities";
 
 /**
  * How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+ *
+ * ## Example Usage
+ * ### A database's connection details
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const connection = cloudplatform.getServiceConnectionOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const host = connection.host;
+ * export const databaseUrl = pulumi.secret(connection.apply(connection => connection.url));
+ * ```
  */
 export function getServiceConnection(args: GetServiceConnectionArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceConnectionResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -22,30 +38,61 @@ export interface GetServiceConnectionArgs {
 }
 
 export interface GetServiceConnectionResult {
+    /**
+     * Database name.
+     */
     readonly database?: string;
     /**
      * Public URL when external access is on.
      */
     readonly externalUrl?: string;
+    /**
+     * Host name, reachable from the environment's other services.
+     */
     readonly host: string;
     /**
      * The database user's password; empty for a read-only key.
      */
     readonly password: string;
+    /**
+     * TCP port.
+     */
     readonly port: number;
     /**
      * postgresql, mysql, mariadb, mongodb or redis.
      */
     readonly scheme: string;
+    /**
+     * The database service's id.
+     */
     readonly serviceId: string;
     /**
      * The connection URL, password included.
      */
     readonly url?: string;
+    /**
+     * Database user.
+     */
     readonly user?: string;
 }
 /**
  * How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+ *
+ * ## Example Usage
+ * ### A database's connection details
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const serviceId = config.require("serviceId");
+ * const connection = cloudplatform.getServiceConnectionOutput({
+ *     serviceId: serviceId,
+ * });
+ * export const host = connection.host;
+ * export const databaseUrl = pulumi.secret(connection.apply(connection => connection.url));
+ * ```
  */
 export function getServiceConnectionOutput(args: GetServiceConnectionOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceConnectionResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

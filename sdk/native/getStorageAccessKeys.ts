@@ -8,6 +8,17 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the workspace's storage access keys: ids only, never secrets.
+ *
+ * ## Example Usage
+ * ### Listing the storage access keys
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const access = cloudplatform.getStorageAccessKeysOutput({});
+ * export const keys = access.apply(access => access.keys);
+ * ```
  */
 export function getStorageAccessKeys(args?: GetStorageAccessKeysArgs, opts?: pulumi.InvokeOptions): Promise<GetStorageAccessKeysResult> {
     args = args || {};
@@ -32,6 +43,17 @@ export interface GetStorageAccessKeysResult {
 }
 /**
  * Lists the workspace's storage access keys: ids only, never secrets.
+ *
+ * ## Example Usage
+ * ### Listing the storage access keys
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const access = cloudplatform.getStorageAccessKeysOutput({});
+ * export const keys = access.apply(access => access.keys);
+ * ```
  */
 export function getStorageAccessKeysOutput(args?: GetStorageAccessKeysOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetStorageAccessKeysResult> {
     args = args || {};

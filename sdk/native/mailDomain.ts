@@ -7,7 +7,28 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.
+ * A mail sending domain for the email API. Its `records` (DKIM, SPF, MX and DMARC) must be published in DNS, by hand, with DnsRecordSet, or in one declaration with VerifiedMailDomain; MailDomainVerification then waits until it is VERIFIED. A verified domain starts at a daily quota of 200 messages.
+ *
+ * ## Example Usage
+ * ### A sending domain and the records to publish
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const mail = new cloudplatform.MailDomain("mail", {name: "mail.example.com"});
+ * export const records = mail.records;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:MailDomain myMailDomain '<workspaceId>/<domainId>'
+ * ```
  */
 export class MailDomain extends pulumi.CustomResource {
     /**

@@ -7,7 +7,31 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Verifies a mail domain: re-checks DNS and waits (capped, jittered backoff) until it is VERIFIED; fails naming every failing record.
+ * Verifies a mail domain: re-checks its DNS records and waits, with capped, jittered backoff up to `timeout`, until it is VERIFIED. A failure names every failing record and what was found wrong.
+ *
+ * ## Example Usage
+ * ### Waiting for a sending domain to verify
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const mail = new cloudplatform.MailDomain("mail", {name: "mail.example.com"});
+ * const mailVerified = new cloudplatform.MailDomainVerification("mailVerified", {
+ *     domainId: mail.id,
+ *     timeout: "30m",
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:MailDomainVerification myMailDomainVerification '<workspaceId>/<domainId>'
+ * ```
  */
 export class MailDomainVerification extends pulumi.CustomResource {
     /**
@@ -139,7 +163,7 @@ export interface MailDomainVerificationArgs {
      */
     domainId: pulumi.Input<string>;
     /**
-     * How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+     * How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
     /**

@@ -5,7 +5,32 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A project: the container for environments and, through them, services.
+ * A project: the container for environments and, through them, services, in one workspace. Its `region` is where new services are placed unless they name another. Renaming a project is done in place; moving it to another region or workspace replaces it, and deleting a project tears down every service in every environment, data included.
+ *
+ * ## Example Usage
+ * ### A project in a region
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {
+ *     name: "shop",
+ *     description: "Storefront",
+ *     region: "af-west-1",
+ * });
+ * export const projectId = shop.id;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<projectId>`.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:Project myProject '<projectId>'
+ * ```
  */
 export class Project extends pulumi.CustomResource {
     /**
@@ -115,15 +140,15 @@ export class Project extends pulumi.CustomResource {
  */
 export interface ProjectArgs {
     /**
-     * Free text.
+     * Free text. Limits: at most 1024 characters.
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * Name shown in the dashboard.
+     * Name shown in the dashboard. Limits: at most 128 characters.
      */
     displayName?: pulumi.Input<string | undefined>;
     /**
-     * Project name; unique names are not required. Changing it renames in place.
+     * Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
      */
     name: pulumi.Input<string>;
     /**

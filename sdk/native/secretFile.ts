@@ -5,7 +5,44 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.
+ * A secret file mounted into a service at `path` on its next deploy; for the first deploy, declare it in `Service.secretFiles`. Its content is always secret, in state and in the platform's answers to read-only members.
+ *
+ * ## Example Usage
+ * ### A credentials file mounted into a service
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const config = new pulumi.Config();
+ * const appCredentials = config.require("appCredentials");
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ * });
+ * const creds = new cloudplatform.SecretFile("creds", {
+ *     serviceId: web.id,
+ *     path: "/etc/secrets/app.json",
+ *     content: pulumi.secret(appCredentials),
+ * });
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<serviceId>:<path>`. The same as the id a create gives it.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:SecretFile mySecretFile '<serviceId>:<path>'
+ * ```
  */
 export class SecretFile extends pulumi.CustomResource {
     /**
@@ -93,7 +130,7 @@ export class SecretFile extends pulumi.CustomResource {
  */
 export interface SecretFileArgs {
     /**
-     * File content. Always secret.
+     * File content. Always secret. Limits: at most 524288 characters.
      */
     content: pulumi.Input<string>;
     /**

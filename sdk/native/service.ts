@@ -7,7 +7,64 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A service in an environment: a web app, static site, cron job or database, with its env vars and secret files. Waits for its deploy to go live.
+ * A service in an environment: a web app (WEB), a static site (STATIC), a cron job (CRON) or a database (POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY). Its source is a public container image, a public git URL or a repository the repository app can see. The env vars and secret files declared on it reach its first deploy; create and changes that redeploy wait (up to `timeout`) until the deploy is live. A database service exposes its connection details as a secret output.
+ *
+ * ## Example Usage
+ * ### A web service from a container image
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ *     port: 8080,
+ *     envVars: [{
+ *         key: "LOG_LEVEL",
+ *         value: "info",
+ *     }],
+ * });
+ * export const url = web.url;
+ * ```
+ * ### A Postgres database linked into the environment
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const db = new cloudplatform.Service("db", {
+ *     environmentId: prod.id,
+ *     name: "db",
+ *     type: "POSTGRES",
+ *     dbName: "shop",
+ *     injectConnectionUrl: true,
+ *     connectionEnvName: "DATABASE_URL",
+ * });
+ * export const dbHost = db.connection.apply(connection => connection?.host);
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<serviceId>`. The import adopts every env var the service holds (linked ones excepted) and every secret file; values of secret variables stay secret.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:Service myService '<serviceId>'
+ * ```
  */
 export class Service extends pulumi.CustomResource {
     /**
@@ -37,15 +94,15 @@ export class Service extends pulumi.CustomResource {
     }
 
     /**
-     * Branch to build.
+     * Branch to build. Limits: at most 255 characters.
      */
     declare public readonly branch: pulumi.Output<string | undefined>;
     /**
-     * Build command.
+     * Build command. Limits: at most 1024 characters.
      */
     declare public readonly buildCommand: pulumi.Output<string | undefined>;
     /**
-     * CRON only: command each run executes. Updates in place.
+     * CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
      */
     declare public readonly command: pulumi.Output<string | undefined>;
     /**
@@ -53,7 +110,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly connection: pulumi.Output<outputs.ServiceConnection | undefined>;
     /**
-     * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+     * Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
      */
     declare public readonly connectionEnvName: pulumi.Output<string | undefined>;
     /**
@@ -65,19 +122,19 @@ export class Service extends pulumi.CustomResource {
      */
     declare public readonly cronSuspended: pulumi.Output<boolean | undefined>;
     /**
-     * Databases: database name. Changing it replaces the service.
+     * Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
      */
     declare public readonly dbName: pulumi.Output<string | undefined>;
     /**
-     * Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+     * Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
      */
     declare public readonly dbPassword: pulumi.Output<string | undefined>;
     /**
-     * Databases: user name. Changing it replaces the service.
+     * Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
      */
     declare public readonly dbUser: pulumi.Output<string | undefined>;
     /**
-     * Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+     * Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
      */
     declare public readonly envVars: pulumi.Output<outputs.ServiceEnvVar[] | undefined>;
     /**
@@ -97,15 +154,15 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly health: pulumi.Output<string>;
     /**
-     * Path the platform probes before a deploy goes live.
+     * Path the platform probes before a deploy goes live. Limits: at most 255 characters.
      */
     declare public readonly healthCheckPath: pulumi.Output<string | undefined>;
     /**
-     * Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+     * Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
      */
     declare public readonly image: pulumi.Output<string | undefined>;
     /**
-     * Command the image runs instead of its default.
+     * Command the image runs instead of its default. Limits: at most 1024 characters.
      */
     declare public readonly imageCommand: pulumi.Output<string | undefined>;
     /**
@@ -113,7 +170,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public readonly injectConnectionUrl: pulumi.Output<boolean | undefined>;
     /**
-     * Repository app installation, with repoFullName.
+     * Repository app installation, with repoFullName. Limits: at most 128 characters.
      */
     declare public readonly installationId: pulumi.Output<string | undefined>;
     /**
@@ -141,7 +198,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly pendingRedeploy: pulumi.Output<boolean>;
     /**
-     * Port the app listens on.
+     * Port the app listens on. Limits: 1 to 65535.
      */
     declare public readonly port: pulumi.Output<number | undefined>;
     /**
@@ -165,7 +222,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public readonly repoFullName: pulumi.Output<string | undefined>;
     /**
-     * Folder inside the repository.
+     * Folder inside the repository. Limits: at most 255 characters.
      */
     declare public readonly rootDir: pulumi.Output<string | undefined>;
     /**
@@ -173,27 +230,27 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly runtime: pulumi.Output<string | undefined>;
     /**
-     * Runtime version, e.g. '20' for Node.
+     * Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
      */
     declare public readonly runtimeVersion: pulumi.Output<string | undefined>;
     /**
-     * CRON only: five-field cron expression, in UTC. Updates in place.
+     * CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
      */
     declare public readonly schedule: pulumi.Output<string | undefined>;
     /**
-     * Secret files this service declares; they reach the first deploy.
+     * Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
      */
     declare public readonly secretFiles: pulumi.Output<outputs.ServiceSecretFile[] | undefined>;
     /**
-     * Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+     * Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
      */
     declare public readonly sourceType: pulumi.Output<string | undefined>;
     /**
-     * Start command.
+     * Start command. Limits: at most 1024 characters.
      */
     declare public readonly startCommand: pulumi.Output<string | undefined>;
     /**
-     * Folder a STATIC build publishes.
+     * Folder a STATIC build publishes. Limits: at most 255 characters.
      */
     declare public readonly staticOutputDir: pulumi.Output<string | undefined>;
     /**
@@ -205,7 +262,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
-     * Platform subdomain. Changing it replaces the service.
+     * Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
      */
     declare public readonly subdomain: pulumi.Output<string | undefined>;
     /**
@@ -217,11 +274,11 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly suspension: pulumi.Output<string>;
     /**
-     * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+     * Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
      */
     declare public readonly tier: pulumi.Output<string | undefined>;
     /**
-     * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+     * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     declare public readonly timeout: pulumi.Output<string | undefined>;
     /**
@@ -237,7 +294,7 @@ export class Service extends pulumi.CustomResource {
      */
     declare public readonly waitForDeploy: pulumi.Output<boolean | undefined>;
     /**
-     * Paths whose changes trigger a build.
+     * Paths whose changes trigger a build. Limits: at most 50 entries.
      */
     declare public readonly watchPaths: pulumi.Output<string[] | undefined>;
 
@@ -377,19 +434,19 @@ export class Service extends pulumi.CustomResource {
  */
 export interface ServiceArgs {
     /**
-     * Branch to build.
+     * Branch to build. Limits: at most 255 characters.
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * Build command.
+     * Build command. Limits: at most 1024 characters.
      */
     buildCommand?: pulumi.Input<string | undefined>;
     /**
-     * CRON only: command each run executes. Updates in place.
+     * CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
      */
     command?: pulumi.Input<string | undefined>;
     /**
-     * Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+     * Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
      */
     connectionEnvName?: pulumi.Input<string | undefined>;
     /**
@@ -397,19 +454,19 @@ export interface ServiceArgs {
      */
     cronSuspended?: pulumi.Input<boolean | undefined>;
     /**
-     * Databases: database name. Changing it replaces the service.
+     * Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
      */
     dbName?: pulumi.Input<string | undefined>;
     /**
-     * Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+     * Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
      */
     dbPassword?: pulumi.Input<string | undefined>;
     /**
-     * Databases: user name. Changing it replaces the service.
+     * Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
      */
     dbUser?: pulumi.Input<string | undefined>;
     /**
-     * Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+     * Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
      */
     envVars?: pulumi.Input<pulumi.Input<inputs.ServiceEnvVarArgs>[] | undefined>;
     /**
@@ -421,15 +478,15 @@ export interface ServiceArgs {
      */
     gitUrl?: pulumi.Input<string | undefined>;
     /**
-     * Path the platform probes before a deploy goes live.
+     * Path the platform probes before a deploy goes live. Limits: at most 255 characters.
      */
     healthCheckPath?: pulumi.Input<string | undefined>;
     /**
-     * Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+     * Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
      */
     image?: pulumi.Input<string | undefined>;
     /**
-     * Command the image runs instead of its default.
+     * Command the image runs instead of its default. Limits: at most 1024 characters.
      */
     imageCommand?: pulumi.Input<string | undefined>;
     /**
@@ -437,7 +494,7 @@ export interface ServiceArgs {
      */
     injectConnectionUrl?: pulumi.Input<boolean | undefined>;
     /**
-     * Repository app installation, with repoFullName.
+     * Repository app installation, with repoFullName. Limits: at most 128 characters.
      */
     installationId?: pulumi.Input<string | undefined>;
     /**
@@ -445,11 +502,11 @@ export interface ServiceArgs {
      */
     monorepoStrategy?: pulumi.Input<string | undefined>;
     /**
-     * Service name, unique within the environment. Changing it renames in place.
+     * Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
      */
     name: pulumi.Input<string>;
     /**
-     * Port the app listens on.
+     * Port the app listens on. Limits: 1 to 65535.
      */
     port?: pulumi.Input<number | undefined>;
     /**
@@ -469,31 +526,31 @@ export interface ServiceArgs {
      */
     repoFullName?: pulumi.Input<string | undefined>;
     /**
-     * Folder inside the repository.
+     * Folder inside the repository. Limits: at most 255 characters.
      */
     rootDir?: pulumi.Input<string | undefined>;
     /**
-     * Runtime version, e.g. '20' for Node.
+     * Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
      */
     runtimeVersion?: pulumi.Input<string | undefined>;
     /**
-     * CRON only: five-field cron expression, in UTC. Updates in place.
+     * CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
      */
     schedule?: pulumi.Input<string | undefined>;
     /**
-     * Secret files this service declares; they reach the first deploy.
+     * Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
      */
     secretFiles?: pulumi.Input<pulumi.Input<inputs.ServiceSecretFileArgs>[] | undefined>;
     /**
-     * Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+     * Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
      */
     sourceType?: pulumi.Input<string | undefined>;
     /**
-     * Start command.
+     * Start command. Limits: at most 1024 characters.
      */
     startCommand?: pulumi.Input<string | undefined>;
     /**
-     * Folder a STATIC build publishes.
+     * Folder a STATIC build publishes. Limits: at most 255 characters.
      */
     staticOutputDir?: pulumi.Input<string | undefined>;
     /**
@@ -501,7 +558,7 @@ export interface ServiceArgs {
      */
     staticSpa?: pulumi.Input<boolean | undefined>;
     /**
-     * Platform subdomain. Changing it replaces the service.
+     * Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
      */
     subdomain?: pulumi.Input<string | undefined>;
     /**
@@ -509,15 +566,15 @@ export interface ServiceArgs {
      */
     suspended?: pulumi.Input<boolean | undefined>;
     /**
-     * Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+     * Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
      */
     tier?: pulumi.Input<string | undefined>;
     /**
-     * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+     * How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
     /**
-     * WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+     * WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
      */
     type: pulumi.Input<string>;
     /**
@@ -525,7 +582,7 @@ export interface ServiceArgs {
      */
     waitForDeploy?: pulumi.Input<boolean | undefined>;
     /**
-     * Paths whose changes trigger a build.
+     * Paths whose changes trigger a build. Limits: at most 50 entries.
      */
     watchPaths?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

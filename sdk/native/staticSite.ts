@@ -5,7 +5,38 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.
+ * A static site published from a local directory, .zip or .html file. A content change deploys in place and keeps the site's URL; create and every deploy wait (up to `timeout`) until the site is live. `contentHash` shows when the files changed.
+ *
+ * ## Example Usage
+ * ### A single-page app from a local folder
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const site = new cloudplatform.StaticSite("site", {
+ *     path: "./public",
+ *     environmentId: prod.id,
+ *     name: "marketing",
+ *     spaFallback: true,
+ * });
+ * export const siteUrl = site.url;
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<siteId>`. The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:StaticSite myStaticSite '<siteId>'
+ * ```
  */
 export class StaticSite extends pulumi.CustomResource {
     /**
@@ -131,11 +162,11 @@ export interface StaticSiteArgs {
      */
     environmentId?: pulumi.Input<string | undefined>;
     /**
-     * Page served at '/'; default index.html. Changing it deploys in place.
+     * Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
      */
     indexPath?: pulumi.Input<string | undefined>;
     /**
-     * Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+     * Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
      */
     name?: pulumi.Input<string | undefined>;
     /**
@@ -147,7 +178,7 @@ export interface StaticSiteArgs {
      */
     spaFallback?: pulumi.Input<boolean | undefined>;
     /**
-     * How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+     * How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
 }

@@ -5,7 +5,27 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * An address on the workspace's suppression list: the platform never mails it.
+ * An address on the workspace's suppression list: the platform never mails it. Addresses are compared without case.
+ *
+ * ## Example Usage
+ * ### Never mail an address
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const bounced = new cloudplatform.Suppression("bounced", {address: "old-customer@example.org"});
+ * ```
+ *
+ * ## Import
+ *
+ * Import id: `<workspaceId>/<address>`. A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address.
+ *
+ * Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+ *
+ * ```sh
+ * $ pulumi import cloudplatform:index:Suppression mySuppression '<workspaceId>/<address>'
+ * ```
  */
 export class Suppression extends pulumi.CustomResource {
     /**

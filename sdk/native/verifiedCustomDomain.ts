@@ -9,7 +9,37 @@ import * as utilities from "./utilities";
 import {CustomDomain, CustomDomainVerification, DnsRecordSet} from "./index";
 
 /**
- * A custom domain in one declaration: the CustomDomain, its dnsTarget records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record.
+ * A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
+ *
+ * ## Example Usage
+ * ### A verified custom domain in a platform zone
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const shop = new cloudplatform.Project("shop", {name: "shop"});
+ * const prod = new cloudplatform.Environment("prod", {
+ *     projectId: shop.id,
+ *     name: "prod",
+ * });
+ * const web = new cloudplatform.Service("web", {
+ *     environmentId: prod.id,
+ *     name: "web",
+ *     type: "WEB",
+ *     image: "nginx:1.27",
+ * });
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * const proven = new cloudplatform.DnsZoneVerification("proven", {zoneId: zone.id});
+ * const www = new cloudplatform.VerifiedCustomDomain("www", {
+ *     serviceId: web.id,
+ *     domain: "www.example.com",
+ *     zoneId: proven.zoneId,
+ * }, {
+ *     dependsOn: [proven],
+ * });
+ * export const status = www.status;
+ * ```
  */
 export class VerifiedCustomDomain extends pulumi.ComponentResource {
     /** @internal */
@@ -113,7 +143,7 @@ export interface VerifiedCustomDomainArgs {
      */
     serviceId: pulumi.Input<string>;
     /**
-     * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+     * How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
     /**

@@ -9,7 +9,25 @@ import * as utilities from "./utilities";
 import {DnsRecordSet, MailDomain, MailDomainVerification} from "./index";
 
 /**
- * A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. A failed verification names each wrong record.
+ * A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
+ *
+ * ## Example Usage
+ * ### A verified sending domain in a platform zone
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as cloudplatform from "pulumi-cloudplatform/native";
+ *
+ * const zone = new cloudplatform.DnsZone("zone", {name: "example.com"});
+ * const proven = new cloudplatform.DnsZoneVerification("proven", {zoneId: zone.id});
+ * const mailDomain = new cloudplatform.VerifiedMailDomain("mailDomain", {
+ *     name: "mail.example.com",
+ *     zoneId: proven.zoneId,
+ * }, {
+ *     dependsOn: [proven],
+ * });
+ * export const status = mailDomain.status;
+ * ```
  */
 export class VerifiedMailDomain extends pulumi.ComponentResource {
     /** @internal */
@@ -110,7 +128,7 @@ export interface VerifiedMailDomainArgs {
      */
     region?: pulumi.Input<string | undefined>;
     /**
-     * How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+     * How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
      */
     timeout?: pulumi.Input<string | undefined>;
     /**

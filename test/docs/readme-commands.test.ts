@@ -2,6 +2,8 @@
 // README, in order, in one shell from the example's folder, and the README's own five-minute try
 // (the block after its marker). They start their own emulator, use a local backend under $HOME
 // (a fresh one here) and end by checking the emulator holds nothing (`jq -e '.total == 0'`).
+// Each example's first `up` is followed by `preview --refresh --expect-no-changes`: the example's
+// objects read back exactly as declared.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -64,7 +66,10 @@ test("every TypeScript example has a README with commands", () => {
   const all = readdirSync(EXAMPLES).filter((d) => existsSync(join(EXAMPLES, d, "Pulumi.yaml")));
   for (const d of all) expect(`${d}: ${existsSync(join(EXAMPLES, d, "README.md")) ? "README" : "no README"}`).toBe(`${d}: README`);
   expect(examples).toEqual(expect.arrayContaining(["quickstart", "web-app", "mail-domain", "mail-sandbox", "static-site", "full-stack"]));
-  for (const d of examples) expect(shBlocks(readFileSync(join(EXAMPLES, d, "README.md"), "utf8")).length).toBeGreaterThan(0);
+  for (const d of examples) {
+    const script = shBlocks(readFileSync(join(EXAMPLES, d, "README.md"), "utf8")).join("\n");
+    expect([d, /^pulumi up --yes.*\npulumi preview --refresh --expect-no-changes\b/m.test(script)]).toEqual([d, true]);
+  }
 });
 
 test("README.md: the five-minute try runs as written", async () => {

@@ -10,7 +10,7 @@ const graph = importGraph(ROOT);
 const rel = (f: string) => relative(ROOT, f);
 
 /** Files of the HTTP layer: the server, the route vocabulary, and every surface that registers routes. */
-const HTTP_FILE = /^(app|http|control|idempotency|index|cli|storage-objects)\.ts$|^(routes|graphql|dashboard)\/|^s3\/(?!errors\.ts$)/;
+const HTTP_FILE = /^(app|http|control|idempotency|index|cli)\.ts$|^(routes|graphql|dashboard)\/|^s3\/(?!errors\.ts$)/;
 const HTTP_PACKAGE = /^(fastify|@fastify\/)/;
 
 /** Why `imports` of a file break the rule: the HTTP files and packages it names. */

@@ -1,8 +1,8 @@
 // CloudPlatformGuard through the real CLI: `pulumi preview --policy-pack examples/policy/guard`
 // starts the pack through the Node.js language host's RunPlugin (the project's stand-in host).
-// Mandatory violations fail the preview naming the resource, the policy and the remediation (and
-// the CI gate turns them into exit code 5); advisory ones warn; a clean program passes. The same
-// pack checks a Python program through the Automation API.
+// Mandatory violations fail the preview naming the resource, the policy and the remediation, with
+// exit code 1 on the pinned CLI and on the newest one (the CI gate turns them into 5); advisory
+// ones warn; a clean program passes. The same pack checks a Python program through the Automation API.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +44,7 @@ test("a TypeScript program with mandatory violations: the preview fails naming r
   const s = await testStack(emu, "policy", { mode: "mandatory" });
   try {
     const failed = await preview(s);
-    // CLI 3.248 defines exit code 5 for policy violations but exits 1 for every failed preview.
+    // CLI 3.248 defines exit code 5 for policy violations but exits 1 for a preview they fail.
     expect(failed.code).toBe(1);
     const out = failed.out;
     expect(out).toContain("❌ cloudplatform-guard@v0.1.0");
@@ -58,8 +58,25 @@ test("a TypeScript program with mandatory violations: the preview fails naming r
     const g = await gate(s);
     expect(g.code).toBe(5);
     expect(g.out).toContain("[mandatory] cloudplatform-guard/cloudplatform-no-public-buckets on urn:pulumi:");
-    expect(g.out).toContain("3 mandatory policy violation(s)");
+    expect(g.out).toContain("3 mandatory policy violation(s); pulumi preview exited 1");
     expect(await emu.leftovers()).toEqual({});
+  } finally {
+    await s.dispose();
+  }
+});
+
+// The newest CLI the toolchain builds (`make compat`, as test/compat/newest.test.ts): a preview that
+// mandatory policies fail still exits 1 there, as in every release since v3.226.0; the gate exits 5.
+const NEWEST_BIN = join(ROOT, ".tools", process.env.COMPAT_PULUMI_VERSION ?? "v3.274.1", "bin");
+test("the newest CLI: the gate names the violations, pulumi preview exits 1 and the gate 5", async () => {
+  expect(`${NEWEST_BIN}: ${existsSync(join(NEWEST_BIN, "pulumi")) ? "present" : "missing; run make compat"}`).toBe(`${NEWEST_BIN}: present`);
+  const s = await testStack(emu, "policy", { mode: "mandatory" });
+  try {
+    expect((await run(s, "pulumi", ["version"], `${NEWEST_BIN}:`)).out.trim()).toBe(process.env.COMPAT_PULUMI_VERSION ?? "v3.274.1");
+    const g = await gate(s, `${NEWEST_BIN}:`);
+    expect(g.out).toContain("[mandatory] cloudplatform-guard/cloudplatform-no-public-buckets on urn:pulumi:");
+    expect(g.out).toContain("3 mandatory policy violation(s); pulumi preview exited 1");
+    expect(g.code).toBe(5);
   } finally {
     await s.dispose();
   }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { openStack, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { pluginArchives } from "../support/plugin-archives";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes, pulumiCmd } from "../support/stack";
 import { GO_ENV, goModule, PYTHON } from "../support/toolchains";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cloudplatform-archive-"));
   home = join(dir, "home");
   const out = join(dir, "dist-plugin");
-  await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: out }, timeout: 600_000 });
+  await pluginArchives(out);
   const archive = join(out, `pulumi-resource-cloudplatform-v${VERSION}-${platform}.tar.gz`);
   // The documented command, run from the folder outside the checkout.
   await run(join(TOOLS_BIN, "pulumi"), ["plugin", "install", "resource", "cloudplatform", VERSION, "--file", archive], {

@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 /** The entry points the README documents. */
-const ENTRY_POINTS = ["pulumi-cloudplatform", "pulumi-cloudplatform/native", "pulumi-cloudplatform/provider", "pulumi-cloudplatform/provider/client", "pulumi-cloudplatform/emulator"];
+const ENTRY_POINTS = [
+  "pulumi-cloudplatform", "pulumi-cloudplatform/native", "pulumi-cloudplatform/provider", "pulumi-cloudplatform/provider/client", "pulumi-cloudplatform/emulator",
+  "pulumi-cloudplatform/testing", "pulumi-cloudplatform/testing/mocks", "pulumi-cloudplatform/policy",
+];
 
 const npm = (args: string[], cwd: string) =>
   execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } }).toString();
@@ -60,7 +63,7 @@ test("npm pack -> fresh `pulumi new typescript` project -> every entry point wit
       "",
     ].join("\n"),
   );
-  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball!), "@pulumi/pulumi@3.248.0", "typescript@4.9.5", "@types/node@20"], app);
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball!), "@pulumi/pulumi@3.248.0", "@pulumi/policy@^1.21.0", "typescript@4.9.5", "@types/node@20"], app);
 
   // The package's commands are installed: cloudplatform-adopt runs from node_modules/.bin.
   expect(execFileSync(join(app, "node_modules", ".bin", "cloudplatform-adopt"), ["--help"], { cwd: app }).toString()).toMatch(/^usage: cloudplatform-adopt /);

@@ -5,7 +5,8 @@
 // `pulumi plugin install resource cloudplatform <version> --server <url>`, and automatic acquisition
 // from the schema's pluginDownloadURL (pointed at the loopback server through
 // PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, in this test only); each time `up` (with a component, which
-// the downloaded plugin constructs) and `destroy` work.
+// the downloaded plugin constructs) and `destroy` work. The installed plugin also serves the Python
+// SDK's unit-test mocks (`--mocks`).
 import { execFile } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -14,6 +15,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import * as cloud from "../../sdk/native";
 import { openStack, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { pluginArchives } from "../support/plugin-archives";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { changes } from "../support/stack";
 
@@ -33,7 +35,7 @@ const requested: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cloudplatform-release-"));
   const releases = join(dir, "releases", "download", `v${VERSION}`);
-  await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: releases }, timeout: 540_000 });
+  await pluginArchives(releases);
   server = createServer((req, res) => {
     requested.push(req.url ?? "");
     const file = join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
@@ -74,11 +76,11 @@ test("make plugin builds one archive per OS and architecture, the launcher at th
     expect([p, names.has(launcher)]).toEqual([p, true]);
     expect([p, list.filter((e) => !e.name.startsWith("package/")).map((e) => e.name)]).toEqual([p, [launcher]]);
     if (!p.startsWith("windows")) expect([p, list.find((e) => e.name === launcher)!.executable]).toEqual([p, true]);
-    for (const f of ["package/bin/pulumi-resource-cloudplatform", "package/dist/provider/plugin/main.js", "package/schema.json", "package/node_modules/@pulumi/pulumi/package.json"]) {
+    for (const f of ["package/bin/pulumi-resource-cloudplatform", "package/dist/provider/plugin/main.js", "package/dist/testing/mocksServer.js", "package/schema.json", "package/node_modules/@pulumi/pulumi/package.json"]) {
       expect([p, f, names.has(f)]).toEqual([p, f, true]);
     }
-    // the emulator is not part of the plugin
-    expect([p, [...names].some((n) => n.startsWith("package/dist/emulator/") || n.startsWith("package/node_modules/@electric-sql/"))]).toEqual([p, false]);
+    // the emulator and the testing kit (but its mocks server) are not part of the plugin
+    expect([p, [...names].some((n) => n.startsWith("package/dist/emulator/") || n.startsWith("package/node_modules/@electric-sql/") || n === "package/dist/testing/index.js")]).toEqual([p, false]);
   }
 });
 
@@ -139,6 +141,16 @@ test("pulumi plugin install --server <release URL> installs the plugin; a progra
   expect(requested).toContain(`/releases/download/v${VERSION}/pulumi-resource-cloudplatform-v${VERSION}-${platform}.tar.gz`);
   expect(existsSync(join(installed(home), "pulumi-resource-cloudplatform"))).toBe(true);
   await upAndDestroy("install");
+
+  // The Python SDK's unit-test mocks find the installed plugin, which serves them (--mocks).
+  const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, PULUMI_HOME: home };
+  const found = await run(join(ROOT, ".venv", "bin", "python"), ["-c", "import json; from pulumi_cloudplatform.testing import plugin_command; print(json.dumps(plugin_command()))"], { env });
+  const command = JSON.parse(found.stdout) as string[];
+  expect(command).toEqual([join(installed(home), "pulumi-resource-cloudplatform"), "--mocks"]);
+  const served = execFile(command[0], command.slice(1), { env });
+  served.stdin!.end(`${JSON.stringify({ id: 1, op: "newResource", args: { type: "cloudplatform:index:Bucket", name: "b", inputs: { name: "Bad_Name" } } })}\n`);
+  const answer = await new Promise<string>((resolve) => served.stdout!.once("data", (d) => resolve(String(d))));
+  expect(JSON.parse(answer)).toEqual({ id: 1, error: "cloudplatform:index:Bucket resource 'b' has a problem: name: must be 3 to 63 characters: lowercase letters, digits, '.' and '-'" });
 });
 
 test("with acquisition on, the engine downloads the plugin from the schema's pluginDownloadURL (overridden to the loopback server)", async () => {

@@ -47,8 +47,8 @@ func (l pkgLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDe
 }
 
 // examples reads {"<name>": "<PCL program>", ...} on stdin and writes
-// {"<name>": {"typescript": ..., "python": ..., "go": ...}, ...}: each program in every language,
-// by the same code generators `pulumi convert` and `pulumi import` use.
+// {"<name>": {"typescript": ..., "python": ..., "go": ..., "yaml": ...}, ...}: each program in every
+// language, by the same code generators `pulumi convert` and `pulumi import` use.
 func examples(pkg *schema.Package, in io.Reader, out io.Writer) error {
 	var sources map[string]string
 	if err := json.NewDecoder(in).Decode(&sources); err != nil {
@@ -64,9 +64,19 @@ func examples(pkg *schema.Package, in io.Reader, out io.Writer) error {
 		"python":     python.GenerateProgram,
 		"go":         gogen.GenerateProgram,
 	}
+	yaml, err := startYAMLHost(pkg)
+	if err != nil {
+		return err
+	}
+	defer yaml.close()
 	result := map[string]map[string]string{}
 	for _, name := range names {
-		result[name] = map[string]string{}
+		if result[name] == nil {
+			result[name] = map[string]string{}
+		}
+		if result[name]["yaml"], err = yaml.generate(name, sources[name]); err != nil {
+			return err
+		}
 		for language, generate := range generators {
 			// Each generator rewrites the bound program as it goes, so each binds its own.
 			program, err := bind(pkg, name, sources[name])

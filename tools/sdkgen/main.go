@@ -3,7 +3,7 @@
 //	sdkgen nodejs <schema.json> <out dir>
 //	sdkgen python <schema.json> <out dir>
 //	sdkgen go <schema.json> <out dir>
-//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python and Go out)
+//	sdkgen examples <schema.json> < examples.json   (PCL programs in, each in TypeScript, Python, Go and YAML out)
 //
 // The Go SDK's out dir is a module: sdkgen keeps its go.mod and go.sum (`go mod tidy` maintains
 // them) and writes a first go.mod when there is none.
@@ -94,7 +94,11 @@ func run(language, schemaPath, outDir string) error {
 			files, err = embedNodeSDK(files)
 		}
 	case "python":
-		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, nil, noLoader{})
+		var overlays map[string][]byte
+		if overlays, err = readOverlays(filepath.Join(filepath.Dir(schemaPath), "sdk", "overlays", "python")); err != nil {
+			return err
+		}
+		files, err = python.GeneratePackage("pulumi-cloudplatform-sdkgen", pkg, overlays, noLoader{})
 		if err == nil {
 			files, err = finishPythonSDK(files)
 		}
@@ -123,6 +127,26 @@ func run(language, schemaPath, outDir string) error {
 		}
 	}
 	return nil
+}
+
+// readOverlays reads the hand-written modules the generated package includes (sdk/overlays/python:
+// pulumi_cloudplatform.testing), by their paths inside the package; none when the folder is absent.
+func readOverlays(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if os.IsNotExist(err) && path == dir {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() || strings.Contains(path, "__pycache__") {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err == nil {
+			files[filepath.ToSlash(rel)], err = os.ReadFile(path)
+		}
+		return err
+	})
+	return files, err
 }
 
 // finishPythonSDK puts the package's README beside setup.py, which reads it from there into the

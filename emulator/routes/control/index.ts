@@ -7,6 +7,7 @@ import { mailControlRoutes } from "./mail";
 import { previewControlRoutes } from "./previews";
 import { readyRoute } from "./ready";
 import { serviceControlRoutes } from "./services";
+import { storageControlRoutes } from "./storage";
 
 export function featureControlRoutes(app: FastifyInstance, emu: Emu): void {
   readyRoute(app, emu);
@@ -14,4 +15,5 @@ export function featureControlRoutes(app: FastifyInstance, emu: Emu): void {
   mailControlRoutes(app, emu);
   previewControlRoutes(app, emu);
   serviceControlRoutes(app, emu);
+  storageControlRoutes(app, emu);
 }

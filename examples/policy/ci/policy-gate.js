@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Runs `pulumi preview --json` with the arguments given (e.g. --policy-pack guard), prints each
 // policy violation with its level, resource, policy and remediation, and exits 5 (Pulumi's
-// policy-violation code) when any is mandatory; otherwise with the CLI's own exit code. Pulumi
-// 3.248 exits 1 for every failed preview, so CI could not tell a policy failure from another.
+// policy-violation code) when any is mandatory; otherwise with the CLI's own exit code. No Pulumi
+// release up to v3.274.1 exits 5 itself: v3.226.0 and later define 5 (ExitPolicyViolation) but
+// exit 1 for a preview that mandatory policies fail, older releases 255. CI could not tell a policy
+// failure from another.
 //   node ci/policy-gate.js --policy-pack guard --stack prod
 const { spawn } = require("node:child_process");
 const readline = require("node:readline");
@@ -29,6 +31,6 @@ readline.createInterface({ input: child.stdout }).on("line", (line) => {
   }
 });
 child.on("close", (code) => {
-  if (mandatory > 0) console.log(`${mandatory} mandatory policy violation(s)`);
+  if (mandatory > 0) console.log(`${mandatory} mandatory policy violation(s); pulumi preview exited ${code}`);
   process.exit(mandatory > 0 ? 5 : code ?? 1);
 });

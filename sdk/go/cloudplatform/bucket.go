@@ -11,7 +11,54 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.
+// An object storage bucket with an S3-compatible endpoint, its CORS rules and its access policy. Its name is unique across the whole service (generated from the resource name when omitted). Deleting a bucket that holds objects needs `forceDestroy`.
+//
+// ## Example Usage
+// ### A public bucket with CORS
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			assets, err := cloudplatform.NewBucket(ctx, "assets", &cloudplatform.BucketArgs{
+//				Visibility: pulumi.String("PUBLIC_READ"),
+//				CorsRules: cloudplatform.CorsRuleArray{
+//					&cloudplatform.CorsRuleArgs{
+//						AllowedMethods: pulumi.StringArray{
+//							pulumi.String("GET"),
+//						},
+//						AllowedOrigins: pulumi.StringArray{
+//							pulumi.String("https://www.example.com"),
+//						},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("endpoint", assets.Endpoint)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<workspaceId>/<region>/<name>`. A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:Bucket myBucket '<workspaceId>/<region>/<name>'
+// ```
 type Bucket struct {
 	pulumi.CustomResourceState
 
@@ -81,7 +128,7 @@ type bucketArgs struct {
 	CorsRules []CorsRule `pulumi:"corsRules"`
 	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
 	ForceDestroy *bool `pulumi:"forceDestroy"`
-	// Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+	// Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
 	Name *string `pulumi:"name"`
 	// The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
 	Policy interface{} `pulumi:"policy"`
@@ -99,7 +146,7 @@ type BucketArgs struct {
 	CorsRules CorsRuleArrayInput
 	// Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
 	ForceDestroy pulumi.BoolPtrInput
-	// Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+	// Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
 	Name pulumi.StringPtrInput
 	// The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
 	Policy pulumi.Input

@@ -12,7 +12,67 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A custom domain on a web service (WEB or STATIC). Publish dnsTarget.records (or use VerifiedCustomDomain), then wait with CustomDomainVerification.
+// A custom domain on a web service (WEB or STATIC). Publish the records in `dnsTarget.records` (an apex domain gets an A record, a subdomain a CNAME) and remove the conflicts it lists, or use VerifiedCustomDomain to do both in a platform zone; CustomDomainVerification then waits until the domain is ACTIVE.
+//
+// ## Example Usage
+// ### A custom domain on a web service
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := cloudplatform.NewCustomDomain(ctx, "www", &cloudplatform.CustomDomainArgs{
+//				ServiceId: web.ID(),
+//				Domain:    pulumi.String("www.example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("dnsTarget", www.DnsTarget)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:CustomDomain myCustomDomain '<serviceId>/<domainId>'
+// ```
 type CustomDomain struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,73 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Verifies a custom domain: re-checks DNS and waits (capped, jittered backoff) until it is ACTIVE; fails naming each missing, wrong or conflicting record.
+// Verifies a custom domain: re-checks DNS and waits, with capped, jittered backoff up to `timeout`, until it is ACTIVE. A failure names each missing, wrong or conflicting record.
+//
+// ## Example Usage
+// ### Waiting for a custom domain to be active
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := cloudplatform.NewCustomDomain(ctx, "www", &cloudplatform.CustomDomainArgs{
+//				ServiceId: web.ID(),
+//				Domain:    pulumi.String("www.example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewCustomDomainVerification(ctx, "wwwVerified", &cloudplatform.CustomDomainVerificationArgs{
+//				DomainId: www.ID(),
+//				Timeout:  pulumi.String("30m"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:CustomDomainVerification myCustomDomainVerification '<serviceId>/<domainId>'
+// ```
 type CustomDomainVerification struct {
 	pulumi.CustomResourceState
 
@@ -79,7 +145,7 @@ func (CustomDomainVerificationState) ElementType() reflect.Type {
 type customDomainVerificationArgs struct {
 	// The custom domain to verify. Changing it replaces the verification.
 	DomainId string `pulumi:"domainId"`
-	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 }
 
@@ -87,7 +153,7 @@ type customDomainVerificationArgs struct {
 type CustomDomainVerificationArgs struct {
 	// The custom domain to verify. Changing it replaces the verification.
 	DomainId pulumi.StringInput
-	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 }
 

@@ -12,7 +12,52 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One DNS record in a platform zone.
+// One DNS record in a platform zone. Names are given relative to the zone (`@` for the apex); host names may carry a trailing dot, and TXT values may be quoted. Records the platform manages (mail, services) are not editable.
+//
+// ## Example Usage
+// ### A CNAME record
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewDnsRecord(ctx, "wwwRecord", &cloudplatform.DnsRecordArgs{
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("www"),
+//				Type:    pulumi.String("CNAME"),
+//				Content: pulumi.String("shop.cloudplatform.app"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<zoneId>/<recordId>`. The resource's id in state is the record's id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:DnsRecord myDnsRecord '<zoneId>/<recordId>'
+// ```
 type DnsRecord struct {
 	pulumi.CustomResourceState
 
@@ -94,13 +139,13 @@ func (DnsRecordState) ElementType() reflect.Type {
 }
 
 type dnsRecordArgs struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content string `pulumi:"content"`
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name string `pulumi:"name"`
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority *int `pulumi:"priority"`
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl *int `pulumi:"ttl"`
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type string `pulumi:"type"`
@@ -110,13 +155,13 @@ type dnsRecordArgs struct {
 
 // The set of arguments for constructing a DnsRecord resource.
 type DnsRecordArgs struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content pulumi.StringInput
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name pulumi.StringInput
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority pulumi.IntPtrInput
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl pulumi.IntPtrInput
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type pulumi.StringInput

@@ -12,7 +12,62 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.
+// A set of records in one zone, managed together: the records the set created are updated, added and deleted to match `records`, in any order. Records of the zone that the set did not create are never touched.
+//
+// ## Example Usage
+// ### An apex A record and an MX record
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewDnsRecordSet(ctx, "site", &cloudplatform.DnsRecordSetArgs{
+//				ZoneId: zone.ID(),
+//				Records: cloudplatform.DnsRecordSetRecordArray{
+//					&cloudplatform.DnsRecordSetRecordArgs{
+//						Name:    pulumi.String("@"),
+//						Type:    pulumi.String("A"),
+//						Content: pulumi.String("203.0.113.10"),
+//					},
+//					&cloudplatform.DnsRecordSetRecordArgs{
+//						Name:     pulumi.String("@"),
+//						Type:     pulumi.String("MX"),
+//						Content:  pulumi.String("mx.example.net"),
+//						Priority: pulumi.Int(10),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<zoneId>/<recordId>,<recordId>,...`. The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:DnsRecordSet myDnsRecordSet '<zoneId>/<recordId>,<recordId>,...'
+// ```
 type DnsRecordSet struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,44 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A DNS zone hosted by the platform. It is published once ownership is proven (see DnsZoneVerification).
+// A DNS zone hosted by the platform. It is published once ownership is proven, by pointing the domain's nameservers at the platform or publishing `verificationRecord` (a TXT record) where the domain is hosted now; DnsZoneVerification waits for that.
+//
+// ## Example Usage
+// ### A zone and the record that proves ownership
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("verification", zone.VerificationRecord)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:DnsZone myDnsZone '<zoneId>'
+// ```
 type DnsZone struct {
 	pulumi.CustomResourceState
 

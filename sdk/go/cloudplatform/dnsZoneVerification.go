@@ -12,7 +12,50 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.
+// Waits until a DNS zone's ownership is proven (nameservers or the TXT `verificationRecord`) and the zone is published, polling with capped, jittered backoff up to `timeout`. Resources that need records served from the zone depend on it.
+//
+// ## Example Usage
+// ### Waiting for a zone to be published
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewDnsZoneVerification(ctx, "proven", &cloudplatform.DnsZoneVerificationArgs{
+//				ZoneId:  zone.ID(),
+//				Timeout: pulumi.String("15m"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:DnsZoneVerification myDnsZoneVerification '<zoneId>'
+// ```
 type DnsZoneVerification struct {
 	pulumi.CustomResourceState
 
@@ -73,7 +116,7 @@ func (DnsZoneVerificationState) ElementType() reflect.Type {
 }
 
 type dnsZoneVerificationArgs struct {
-	// How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 	// The zone to verify. Changing it replaces the verification.
 	ZoneId string `pulumi:"zoneId"`
@@ -81,7 +124,7 @@ type dnsZoneVerificationArgs struct {
 
 // The set of arguments for constructing a DnsZoneVerification resource.
 type DnsZoneVerificationArgs struct {
-	// How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 	// The zone to verify. Changing it replaces the verification.
 	ZoneId pulumi.StringInput

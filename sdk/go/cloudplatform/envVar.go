@@ -12,7 +12,67 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.
+// One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+//
+// ## Example Usage
+// ### An env var on a web service
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewEnvVar(ctx, "flag", &cloudplatform.EnvVarArgs{
+//				ServiceId: web.ID(),
+//				Key:       pulumi.String("FEATURE_FLAG"),
+//				Value:     pulumi.String("on"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<serviceId>/<key>`. The same as the id a create gives it.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:EnvVar myEnvVar '<serviceId>/<key>'
+// ```
 type EnvVar struct {
 	pulumi.CustomResourceState
 
@@ -88,13 +148,13 @@ func (EnvVarState) ElementType() reflect.Type {
 type envVarArgs struct {
 	// Variable name. Changing it replaces the variable (the old key is deleted first).
 	Key string `pulumi:"key"`
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope *string `pulumi:"scope"`
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret *bool `pulumi:"secret"`
 	// Service the variable belongs to. Changing it replaces the variable.
 	ServiceId string `pulumi:"serviceId"`
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value string `pulumi:"value"`
 }
 
@@ -102,13 +162,13 @@ type envVarArgs struct {
 type EnvVarArgs struct {
 	// Variable name. Changing it replaces the variable (the old key is deleted first).
 	Key pulumi.StringInput
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope pulumi.StringPtrInput
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret pulumi.BoolPtrInput
 	// Service the variable belongs to. Changing it replaces the variable.
 	ServiceId pulumi.StringInput
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value pulumi.StringInput
 }
 

@@ -12,7 +12,51 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An environment of a project (for example production or staging).
+// An environment of a project, such as production or staging. Naming it DEV, UAT or PROD (any case) sets its tier (`kind`), which env vars can be scoped to. Deleting an environment tears down every service in it, data included.
+//
+// ## Example Usage
+// ### A production environment
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("tier", prod.Kind)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<environmentId>`.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:Environment myEnvironment '<environmentId>'
+// ```
 type Environment struct {
 	pulumi.CustomResourceState
 
@@ -80,7 +124,7 @@ func (EnvironmentState) ElementType() reflect.Type {
 }
 
 type environmentArgs struct {
-	// Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+	// Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name string `pulumi:"name"`
 	// Project the environment belongs to. Changing it replaces the environment.
 	ProjectId string `pulumi:"projectId"`
@@ -88,7 +132,7 @@ type environmentArgs struct {
 
 // The set of arguments for constructing a Environment resource.
 type EnvironmentArgs struct {
-	// Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+	// Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name pulumi.StringInput
 	// Project the environment belongs to. Changing it replaces the environment.
 	ProjectId pulumi.StringInput

@@ -12,6 +12,32 @@ import (
 )
 
 // Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.
+//
+// ## Example Usage
+// ### Looking a bucket up by name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			bucket := cloudplatform.LookupBucketOutput(ctx, cloudplatform.LookupBucketOutputArgs{
+//				Name: pulumi.String("assets"),
+//			}, nil)
+//			ctx.Export("endpoint", bucket.ApplyT(func(bucket cloudplatform.LookupBucketResult) (*string, error) {
+//				return bucket.Endpoint, nil
+//			}).(pulumi.StringPtrOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupBucket(ctx *pulumi.Context, args *LookupBucketArgs, opts ...pulumi.InvokeOption) (*LookupBucketResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupBucketResult

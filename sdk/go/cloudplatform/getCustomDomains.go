@@ -12,6 +12,35 @@ import (
 )
 
 // The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.
+//
+// ## Example Usage
+// ### A service's custom domains
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			serviceId := cfg.Require("serviceId")
+//			result := cloudplatform.GetCustomDomainsOutput(ctx, cloudplatform.GetCustomDomainsOutputArgs{
+//				ServiceId: pulumi.String(serviceId),
+//			}, nil)
+//			ctx.Export("domains", result.ApplyT(func(result cloudplatform.GetCustomDomainsResult) ([]cloudplatform.CustomDomainInfo, error) {
+//				return []cloudplatform.CustomDomainInfo(result.Domains), nil
+//			}).(pulumi.ArrayOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetCustomDomains(ctx *pulumi.Context, args *GetCustomDomainsArgs, opts ...pulumi.InvokeOption) (*GetCustomDomainsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCustomDomainsResult

@@ -12,6 +12,32 @@ import (
 )
 
 // Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.
+//
+// ## Example Usage
+// ### Looking a zone up by name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone := cloudplatform.LookupDnsZoneOutput(ctx, cloudplatform.LookupDnsZoneOutputArgs{
+//				Name: pulumi.String("example.com"),
+//			}, nil)
+//			ctx.Export("zoneId", zone.ApplyT(func(zone cloudplatform.LookupDnsZoneResult) (string, error) {
+//				return zone.Id, nil
+//			}).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDnsZone(ctx *pulumi.Context, args *LookupDnsZoneArgs, opts ...pulumi.InvokeOption) (*LookupDnsZoneResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsZoneResult

@@ -12,6 +12,35 @@ import (
 )
 
 // Looks up an environment by id.
+//
+// ## Example Usage
+// ### Reading an environment
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			environmentId := cfg.Require("environmentId")
+//			result := cloudplatform.LookupEnvironmentOutput(ctx, cloudplatform.LookupEnvironmentOutputArgs{
+//				EnvironmentId: pulumi.String(environmentId),
+//			}, nil)
+//			ctx.Export("kind", result.ApplyT(func(result cloudplatform.LookupEnvironmentResult) (*string, error) {
+//				return result.Kind, nil
+//			}).(pulumi.StringPtrOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupEnvironment(ctx *pulumi.Context, args *LookupEnvironmentArgs, opts ...pulumi.InvokeOption) (*LookupEnvironmentResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupEnvironmentResult

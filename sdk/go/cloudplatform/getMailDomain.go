@@ -12,6 +12,32 @@ import (
 )
 
 // Looks up a sending domain by id or name: its status, records to publish, zone and quota.
+//
+// ## Example Usage
+// ### Looking a sending domain up by name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			mail := cloudplatform.LookupMailDomainOutput(ctx, cloudplatform.LookupMailDomainOutputArgs{
+//				Name: pulumi.String("mail.example.com"),
+//			}, nil)
+//			ctx.Export("status", mail.ApplyT(func(mail cloudplatform.LookupMailDomainResult) (string, error) {
+//				return mail.Status, nil
+//			}).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupMailDomain(ctx *pulumi.Context, args *LookupMailDomainArgs, opts ...pulumi.InvokeOption) (*LookupMailDomainResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupMailDomainResult

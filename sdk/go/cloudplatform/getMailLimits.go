@@ -12,6 +12,30 @@ import (
 )
 
 // The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.
+//
+// ## Example Usage
+// ### Reading the email API's limits
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			limits := cloudplatform.GetMailLimitsOutput(ctx, cloudplatform.GetMailLimitsOutputArgs{}, nil)
+//			ctx.Export("domains", limits.ApplyT(func(limits cloudplatform.GetMailLimitsResult) ([]cloudplatform.GetMailLimitsResultDomain, error) {
+//				return []cloudplatform.GetMailLimitsResultDomain(limits.Domains), nil
+//			}).(pulumi.ArrayOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetMailLimits(ctx *pulumi.Context, args *GetMailLimitsArgs, opts ...pulumi.InvokeOption) (*GetMailLimitsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetMailLimitsResult

@@ -12,6 +12,35 @@ import (
 )
 
 // The pull-request previews of a service (open and closed), with their status, URL and environment.
+//
+// ## Example Usage
+// ### A service's pull-request previews
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			serviceId := cfg.Require("serviceId")
+//			result := cloudplatform.GetPreviewsOutput(ctx, cloudplatform.GetPreviewsOutputArgs{
+//				ServiceId: pulumi.String(serviceId),
+//			}, nil)
+//			ctx.Export("previews", result.ApplyT(func(result cloudplatform.GetPreviewsResult) ([]cloudplatform.PrPreview, error) {
+//				return []cloudplatform.PrPreview(result.Previews), nil
+//			}).(pulumi.ArrayOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPreviews(ctx *pulumi.Context, args *GetPreviewsArgs, opts ...pulumi.InvokeOption) (*GetPreviewsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPreviewsResult

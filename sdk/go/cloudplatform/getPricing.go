@@ -12,6 +12,30 @@ import (
 )
 
 // The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.
+//
+// ## Example Usage
+// ### Reading the pricing catalogue
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pricing := cloudplatform.GetPricingOutput(ctx, cloudplatform.GetPricingOutputArgs{}, nil)
+//			ctx.Export("currency", pricing.ApplyT(func(pricing cloudplatform.GetPricingResult) (string, error) {
+//				return pricing.Currency, nil
+//			}).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetPricing(ctx *pulumi.Context, args *GetPricingArgs, opts ...pulumi.InvokeOption) (*GetPricingResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPricingResult

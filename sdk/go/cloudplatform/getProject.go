@@ -12,6 +12,35 @@ import (
 )
 
 // Looks up a project by id.
+//
+// ## Example Usage
+// ### Reading a project
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			projectId := cfg.Require("projectId")
+//			result := cloudplatform.LookupProjectOutput(ctx, cloudplatform.LookupProjectOutputArgs{
+//				ProjectId: pulumi.String(projectId),
+//			}, nil)
+//			ctx.Export("name", result.ApplyT(func(result cloudplatform.LookupProjectResult) (string, error) {
+//				return result.Name, nil
+//			}).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupProject(ctx *pulumi.Context, args *LookupProjectArgs, opts ...pulumi.InvokeOption) (*LookupProjectResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupProjectResult

@@ -12,6 +12,30 @@ import (
 )
 
 // The regions services can be placed in, and whether a FREE service can run there.
+//
+// ## Example Usage
+// ### Listing the regions
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			all := cloudplatform.GetRegionsOutput(ctx, cloudplatform.GetRegionsOutputArgs{}, nil)
+//			ctx.Export("regions", all.ApplyT(func(all cloudplatform.GetRegionsResult) ([]cloudplatform.GetRegionsResultRegion, error) {
+//				return []cloudplatform.GetRegionsResultRegion(all.Regions), nil
+//			}).(pulumi.ArrayOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRegions(ctx *pulumi.Context, args *GetRegionsArgs, opts ...pulumi.InvokeOption) (*GetRegionsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegionsResult

@@ -12,6 +12,35 @@ import (
 )
 
 // Looks up a service by id: its type, status, health, URL and region.
+//
+// ## Example Usage
+// ### Reading a service's status
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			serviceId := cfg.Require("serviceId")
+//			result := cloudplatform.LookupServiceOutput(ctx, cloudplatform.LookupServiceOutputArgs{
+//				ServiceId: pulumi.String(serviceId),
+//			}, nil)
+//			ctx.Export("status", result.ApplyT(func(result cloudplatform.LookupServiceResult) (string, error) {
+//				return result.Status, nil
+//			}).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupService(ctx *pulumi.Context, args *LookupServiceArgs, opts ...pulumi.InvokeOption) (*LookupServiceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupServiceResult

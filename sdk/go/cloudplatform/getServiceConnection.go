@@ -12,6 +12,38 @@ import (
 )
 
 // How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+//
+// ## Example Usage
+// ### A database's connection details
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			serviceId := cfg.Require("serviceId")
+//			connection := cloudplatform.GetServiceConnectionOutput(ctx, cloudplatform.GetServiceConnectionOutputArgs{
+//				ServiceId: pulumi.String(serviceId),
+//			}, nil)
+//			ctx.Export("host", connection.ApplyT(func(connection cloudplatform.GetServiceConnectionResult) (string, error) {
+//				return connection.Host, nil
+//			}).(pulumi.StringOutput))
+//			ctx.Export("databaseUrl", pulumi.ToSecret(connection.ApplyT(func(connection cloudplatform.GetServiceConnectionResult) (*string, error) {
+//				return connection.Url, nil
+//			}).(pulumi.StringPtrOutput)).(pulumi.StringOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetServiceConnection(ctx *pulumi.Context, args *GetServiceConnectionArgs, opts ...pulumi.InvokeOption) (*GetServiceConnectionResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetServiceConnectionResult
@@ -28,18 +60,23 @@ type GetServiceConnectionArgs struct {
 }
 
 type GetServiceConnectionResult struct {
+	// Database name.
 	Database *string `pulumi:"database"`
 	// Public URL when external access is on.
 	ExternalUrl *string `pulumi:"externalUrl"`
-	Host        string  `pulumi:"host"`
+	// Host name, reachable from the environment's other services.
+	Host string `pulumi:"host"`
 	// The database user's password; empty for a read-only key.
-	Password string  `pulumi:"password"`
-	Port     float64 `pulumi:"port"`
+	Password string `pulumi:"password"`
+	// TCP port.
+	Port float64 `pulumi:"port"`
 	// postgresql, mysql, mariadb, mongodb or redis.
-	Scheme    string `pulumi:"scheme"`
+	Scheme string `pulumi:"scheme"`
+	// The database service's id.
 	ServiceId string `pulumi:"serviceId"`
 	// The connection URL, password included.
-	Url  *string `pulumi:"url"`
+	Url *string `pulumi:"url"`
+	// Database user.
 	User *string `pulumi:"user"`
 }
 
@@ -75,6 +112,7 @@ func (o GetServiceConnectionResultOutput) ToGetServiceConnectionResultOutputWith
 	return o
 }
 
+// Database name.
 func (o GetServiceConnectionResultOutput) Database() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.Database }).(pulumi.StringPtrOutput)
 }
@@ -84,6 +122,7 @@ func (o GetServiceConnectionResultOutput) ExternalUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
+// Host name, reachable from the environment's other services.
 func (o GetServiceConnectionResultOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.Host }).(pulumi.StringOutput)
 }
@@ -93,6 +132,7 @@ func (o GetServiceConnectionResultOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.Password }).(pulumi.StringOutput)
 }
 
+// TCP port.
 func (o GetServiceConnectionResultOutput) Port() pulumi.Float64Output {
 	return o.ApplyT(func(v GetServiceConnectionResult) float64 { return v.Port }).(pulumi.Float64Output)
 }
@@ -102,6 +142,7 @@ func (o GetServiceConnectionResultOutput) Scheme() pulumi.StringOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.Scheme }).(pulumi.StringOutput)
 }
 
+// The database service's id.
 func (o GetServiceConnectionResultOutput) ServiceId() pulumi.StringOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) string { return v.ServiceId }).(pulumi.StringOutput)
 }
@@ -111,6 +152,7 @@ func (o GetServiceConnectionResultOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
+// Database user.
 func (o GetServiceConnectionResultOutput) User() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetServiceConnectionResult) *string { return v.User }).(pulumi.StringPtrOutput)
 }

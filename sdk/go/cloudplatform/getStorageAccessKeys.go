@@ -12,6 +12,30 @@ import (
 )
 
 // Lists the workspace's storage access keys: ids only, never secrets.
+//
+// ## Example Usage
+// ### Listing the storage access keys
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			access := cloudplatform.GetStorageAccessKeysOutput(ctx, cloudplatform.GetStorageAccessKeysOutputArgs{}, nil)
+//			ctx.Export("keys", access.ApplyT(func(access cloudplatform.GetStorageAccessKeysResult) ([]cloudplatform.StorageAccessKey, error) {
+//				return []cloudplatform.StorageAccessKey(access.Keys), nil
+//			}).(pulumi.ArrayOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetStorageAccessKeys(ctx *pulumi.Context, args *GetStorageAccessKeysArgs, opts ...pulumi.InvokeOption) (*GetStorageAccessKeysResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetStorageAccessKeysResult

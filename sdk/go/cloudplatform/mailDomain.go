@@ -12,7 +12,44 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.
+// A mail sending domain for the email API. Its `records` (DKIM, SPF, MX and DMARC) must be published in DNS, by hand, with DnsRecordSet, or in one declaration with VerifiedMailDomain; MailDomainVerification then waits until it is VERIFIED. A verified domain starts at a daily quota of 200 messages.
+//
+// ## Example Usage
+// ### A sending domain and the records to publish
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			mail, err := cloudplatform.NewMailDomain(ctx, "mail", &cloudplatform.MailDomainArgs{
+//				Name: pulumi.String("mail.example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("records", mail.Records)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:MailDomain myMailDomain '<workspaceId>/<domainId>'
+// ```
 type MailDomain struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,50 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Verifies a mail domain: re-checks DNS and waits (capped, jittered backoff) until it is VERIFIED; fails naming every failing record.
+// Verifies a mail domain: re-checks its DNS records and waits, with capped, jittered backoff up to `timeout`, until it is VERIFIED. A failure names every failing record and what was found wrong.
+//
+// ## Example Usage
+// ### Waiting for a sending domain to verify
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			mail, err := cloudplatform.NewMailDomain(ctx, "mail", &cloudplatform.MailDomainArgs{
+//				Name: pulumi.String("mail.example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewMailDomainVerification(ctx, "mailVerified", &cloudplatform.MailDomainVerificationArgs{
+//				DomainId: mail.ID(),
+//				Timeout:  pulumi.String("30m"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:MailDomainVerification myMailDomainVerification '<workspaceId>/<domainId>'
+// ```
 type MailDomainVerification struct {
 	pulumi.CustomResourceState
 
@@ -87,7 +130,7 @@ func (MailDomainVerificationState) ElementType() reflect.Type {
 type mailDomainVerificationArgs struct {
 	// The mail domain to verify. Changing it replaces the verification.
 	DomainId string `pulumi:"domainId"`
-	// How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 	// Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -97,7 +140,7 @@ type mailDomainVerificationArgs struct {
 type MailDomainVerificationArgs struct {
 	// The mail domain to verify. Changing it replaces the verification.
 	DomainId pulumi.StringInput
-	// How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 	// Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
 	WorkspaceId pulumi.StringPtrInput

@@ -12,7 +12,46 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A project: the container for environments and, through them, services.
+// A project: the container for environments and, through them, services, in one workspace. Its `region` is where new services are placed unless they name another. Renaming a project is done in place; moving it to another region or workspace replaces it, and deleting a project tears down every service in every environment, data included.
+//
+// ## Example Usage
+// ### A project in a region
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name:        pulumi.String("shop"),
+//				Description: pulumi.String("Storefront"),
+//				Region:      pulumi.String("af-west-1"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectId", shop.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<projectId>`.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:Project myProject '<projectId>'
+// ```
 type Project struct {
 	pulumi.CustomResourceState
 
@@ -79,11 +118,11 @@ func (ProjectState) ElementType() reflect.Type {
 }
 
 type projectArgs struct {
-	// Free text.
+	// Free text. Limits: at most 1024 characters.
 	Description *string `pulumi:"description"`
-	// Name shown in the dashboard.
+	// Name shown in the dashboard. Limits: at most 128 characters.
 	DisplayName *string `pulumi:"displayName"`
-	// Project name; unique names are not required. Changing it renames in place.
+	// Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name string `pulumi:"name"`
 	// Region key new services are placed in unless they name another. Changing it replaces the project.
 	Region *string `pulumi:"region"`
@@ -93,11 +132,11 @@ type projectArgs struct {
 
 // The set of arguments for constructing a Project resource.
 type ProjectArgs struct {
-	// Free text.
+	// Free text. Limits: at most 1024 characters.
 	Description pulumi.StringPtrInput
-	// Name shown in the dashboard.
+	// Name shown in the dashboard. Limits: at most 128 characters.
 	DisplayName pulumi.StringPtrInput
-	// Project name; unique names are not required. Changing it renames in place.
+	// Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name pulumi.StringInput
 	// Region key new services are placed in unless they name another. Changing it replaces the project.
 	Region pulumi.StringPtrInput

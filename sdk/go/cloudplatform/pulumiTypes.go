@@ -16,13 +16,13 @@ var _ = internal.GetEnvOrDefault
 type CorsRule struct {
 	// Request headers a preflight may ask for.
 	AllowedHeaders []string `pulumi:"allowedHeaders"`
-	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 	AllowedMethods []string `pulumi:"allowedMethods"`
-	// Origins the rule allows, e.g. https://app.example.com or *.
+	// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 	AllowedOrigins []string `pulumi:"allowedOrigins"`
 	// Response headers the browser may read.
 	ExposeHeaders []string `pulumi:"exposeHeaders"`
-	// How long a browser may cache the preflight answer, in seconds.
+	// How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
 	MaxAgeSeconds *int `pulumi:"maxAgeSeconds"`
 }
 
@@ -40,13 +40,13 @@ type CorsRuleInput interface {
 type CorsRuleArgs struct {
 	// Request headers a preflight may ask for.
 	AllowedHeaders pulumi.StringArrayInput `pulumi:"allowedHeaders"`
-	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+	// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 	AllowedMethods pulumi.StringArrayInput `pulumi:"allowedMethods"`
-	// Origins the rule allows, e.g. https://app.example.com or *.
+	// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 	AllowedOrigins pulumi.StringArrayInput `pulumi:"allowedOrigins"`
 	// Response headers the browser may read.
 	ExposeHeaders pulumi.StringArrayInput `pulumi:"exposeHeaders"`
-	// How long a browser may cache the preflight answer, in seconds.
+	// How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
 	MaxAgeSeconds pulumi.IntPtrInput `pulumi:"maxAgeSeconds"`
 }
 
@@ -106,12 +106,12 @@ func (o CorsRuleOutput) AllowedHeaders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedHeaders }).(pulumi.StringArrayOutput)
 }
 
-// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+// HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
 func (o CorsRuleOutput) AllowedMethods() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedMethods }).(pulumi.StringArrayOutput)
 }
 
-// Origins the rule allows, e.g. https://app.example.com or *.
+// Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
 func (o CorsRuleOutput) AllowedOrigins() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.AllowedOrigins }).(pulumi.StringArrayOutput)
 }
@@ -121,7 +121,7 @@ func (o CorsRuleOutput) ExposeHeaders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CorsRule) []string { return v.ExposeHeaders }).(pulumi.StringArrayOutput)
 }
 
-// How long a browser may cache the preflight answer, in seconds.
+// How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
 func (o CorsRuleOutput) MaxAgeSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v CorsRule) *int { return v.MaxAgeSeconds }).(pulumi.IntPtrOutput)
 }
@@ -387,13 +387,13 @@ func (o CustomDomainInfoArrayOutput) Index(i pulumi.IntInput) CustomDomainInfoOu
 }
 
 type DnsRecordSetRecord struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content string `pulumi:"content"`
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name string `pulumi:"name"`
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority *int `pulumi:"priority"`
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl *int `pulumi:"ttl"`
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type string `pulumi:"type"`
@@ -411,13 +411,13 @@ type DnsRecordSetRecordInput interface {
 }
 
 type DnsRecordSetRecordArgs struct {
-	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+	// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 	Content pulumi.StringInput `pulumi:"content"`
 	// '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Priority, for MX and SRV records only. Default 10 for MX.
+	// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 	Priority pulumi.IntPtrInput `pulumi:"priority"`
-	// Time to live in seconds. Default: the platform's (3600).
+	// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
 	// Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
 	Type pulumi.StringInput `pulumi:"type"`
@@ -474,7 +474,7 @@ func (o DnsRecordSetRecordOutput) ToDnsRecordSetRecordOutputWithContext(ctx cont
 	return o
 }
 
-// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+// The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
 func (o DnsRecordSetRecordOutput) Content() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) string { return v.Content }).(pulumi.StringOutput)
 }
@@ -484,12 +484,12 @@ func (o DnsRecordSetRecordOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Priority, for MX and SRV records only. Default 10 for MX.
+// Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
 func (o DnsRecordSetRecordOutput) Priority() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) *int { return v.Priority }).(pulumi.IntPtrOutput)
 }
 
-// Time to live in seconds. Default: the platform's (3600).
+// Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
 func (o DnsRecordSetRecordOutput) Ttl() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v DnsRecordSetRecord) *int { return v.Ttl }).(pulumi.IntPtrOutput)
 }
@@ -633,14 +633,20 @@ func (o DnsZoneVerificationRecordPtrOutput) Value() pulumi.StringPtrOutput {
 type GetMailLimitsResultDomain struct {
 	// Recipients the domain may send to today (0 until verified).
 	DailyQuota *float64 `pulumi:"dailyQuota"`
-	Id         *string  `pulumi:"id"`
-	// The self-serve ceiling the quota grows to.
-	MaxDailyQuota  *float64 `pulumi:"maxDailyQuota"`
-	Name           string   `pulumi:"name"`
-	QuotaResetsAt  *string  `pulumi:"quotaResetsAt"`
+	// The domain's id.
+	Id *string `pulumi:"id"`
+	// The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000.
+	MaxDailyQuota *float64 `pulumi:"maxDailyQuota"`
+	// The sending domain.
+	Name string `pulumi:"name"`
+	// When today's count starts again (ISO 8601).
+	QuotaResetsAt *string `pulumi:"quotaResetsAt"`
+	// Recipients left today.
 	RemainingToday *float64 `pulumi:"remainingToday"`
-	SentToday      *float64 `pulumi:"sentToday"`
-	Status         *string  `pulumi:"status"`
+	// Recipients sent to today (UTC day).
+	SentToday *float64 `pulumi:"sentToday"`
+	// PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
+	Status *string `pulumi:"status"`
 }
 
 type GetMailLimitsResultDomainOutput struct{ *pulumi.OutputState }
@@ -662,31 +668,37 @@ func (o GetMailLimitsResultDomainOutput) DailyQuota() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.DailyQuota }).(pulumi.Float64PtrOutput)
 }
 
+// The domain's id.
 func (o GetMailLimitsResultDomainOutput) Id() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
-// The self-serve ceiling the quota grows to.
+// The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000.
 func (o GetMailLimitsResultDomainOutput) MaxDailyQuota() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.MaxDailyQuota }).(pulumi.Float64PtrOutput)
 }
 
+// The sending domain.
 func (o GetMailLimitsResultDomainOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// When today's count starts again (ISO 8601).
 func (o GetMailLimitsResultDomainOutput) QuotaResetsAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.QuotaResetsAt }).(pulumi.StringPtrOutput)
 }
 
+// Recipients left today.
 func (o GetMailLimitsResultDomainOutput) RemainingToday() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.RemainingToday }).(pulumi.Float64PtrOutput)
 }
 
+// Recipients sent to today (UTC day).
 func (o GetMailLimitsResultDomainOutput) SentToday() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *float64 { return v.SentToday }).(pulumi.Float64PtrOutput)
 }
 
+// PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
 func (o GetMailLimitsResultDomainOutput) Status() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultDomain) *string { return v.Status }).(pulumi.StringPtrOutput)
 }
@@ -713,14 +725,22 @@ func (o GetMailLimitsResultDomainArrayOutput) Index(i pulumi.IntInput) GetMailLi
 
 // Per-message and per-request limits.
 type GetMailLimitsResultLimits struct {
-	HeadersPerMessage    *float64 `pulumi:"headersPerMessage"`
-	MessageSizeBytes     *float64 `pulumi:"messageSizeBytes"`
-	MessagesPerBatch     *float64 `pulumi:"messagesPerBatch"`
-	PageSizeMax          *float64 `pulumi:"pageSizeMax"`
+	// Custom headers of one message (25 on the platform).
+	HeadersPerMessage *float64 `pulumi:"headersPerMessage"`
+	// Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+	MessageSizeBytes *float64 `pulumi:"messageSizeBytes"`
+	// Messages of one batch send (100 on the platform).
+	MessagesPerBatch *float64 `pulumi:"messagesPerBatch"`
+	// Largest page of an email list (100 on the platform).
+	PageSizeMax *float64 `pulumi:"pageSizeMax"`
+	// Recipients of one message, to, cc and bcc together (50 on the platform).
 	RecipientsPerMessage *float64 `pulumi:"recipientsPerMessage"`
-	TagKeyMaxLength      *float64 `pulumi:"tagKeyMaxLength"`
-	TagValueMaxLength    *float64 `pulumi:"tagValueMaxLength"`
-	TagsPerMessage       *float64 `pulumi:"tagsPerMessage"`
+	// Characters of a tag's key (64 on the platform).
+	TagKeyMaxLength *float64 `pulumi:"tagKeyMaxLength"`
+	// Characters of a tag's value (256 on the platform).
+	TagValueMaxLength *float64 `pulumi:"tagValueMaxLength"`
+	// Tags of one message (10 on the platform).
+	TagsPerMessage *float64 `pulumi:"tagsPerMessage"`
 }
 
 // Per-message and per-request limits.
@@ -738,41 +758,51 @@ func (o GetMailLimitsResultLimitsOutput) ToGetMailLimitsResultLimitsOutputWithCo
 	return o
 }
 
+// Custom headers of one message (25 on the platform).
 func (o GetMailLimitsResultLimitsOutput) HeadersPerMessage() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.HeadersPerMessage }).(pulumi.Float64PtrOutput)
 }
 
+// Size of one message in bytes: html, text and attachments (10 MiB on the platform).
 func (o GetMailLimitsResultLimitsOutput) MessageSizeBytes() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.MessageSizeBytes }).(pulumi.Float64PtrOutput)
 }
 
+// Messages of one batch send (100 on the platform).
 func (o GetMailLimitsResultLimitsOutput) MessagesPerBatch() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.MessagesPerBatch }).(pulumi.Float64PtrOutput)
 }
 
+// Largest page of an email list (100 on the platform).
 func (o GetMailLimitsResultLimitsOutput) PageSizeMax() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.PageSizeMax }).(pulumi.Float64PtrOutput)
 }
 
+// Recipients of one message, to, cc and bcc together (50 on the platform).
 func (o GetMailLimitsResultLimitsOutput) RecipientsPerMessage() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.RecipientsPerMessage }).(pulumi.Float64PtrOutput)
 }
 
+// Characters of a tag's key (64 on the platform).
 func (o GetMailLimitsResultLimitsOutput) TagKeyMaxLength() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagKeyMaxLength }).(pulumi.Float64PtrOutput)
 }
 
+// Characters of a tag's value (256 on the platform).
 func (o GetMailLimitsResultLimitsOutput) TagValueMaxLength() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagValueMaxLength }).(pulumi.Float64PtrOutput)
 }
 
+// Tags of one message (10 on the platform).
 func (o GetMailLimitsResultLimitsOutput) TagsPerMessage() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultLimits) *float64 { return v.TagsPerMessage }).(pulumi.Float64PtrOutput)
 }
 
 // The key's send rate and what is left of the current minute.
 type GetMailLimitsResultRateLimit struct {
-	Remaining         *float64 `pulumi:"remaining"`
+	// Requests left in the current minute.
+	Remaining *float64 `pulumi:"remaining"`
+	// Send requests the key may make per minute (3,000 on the platform).
 	RequestsPerMinute *float64 `pulumi:"requestsPerMinute"`
 }
 
@@ -791,22 +821,30 @@ func (o GetMailLimitsResultRateLimitOutput) ToGetMailLimitsResultRateLimitOutput
 	return o
 }
 
+// Requests left in the current minute.
 func (o GetMailLimitsResultRateLimitOutput) Remaining() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultRateLimit) *float64 { return v.Remaining }).(pulumi.Float64PtrOutput)
 }
 
+// Send requests the key may make per minute (3,000 on the platform).
 func (o GetMailLimitsResultRateLimitOutput) RequestsPerMinute() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetMailLimitsResultRateLimit) *float64 { return v.RequestsPerMinute }).(pulumi.Float64PtrOutput)
 }
 
 type GetPricingResultServiceTier struct {
+	// CPU in millicores (1000 is one vCPU).
 	CpuMillicores *float64 `pulumi:"cpuMillicores"`
-	Currency      *string  `pulumi:"currency"`
-	Family        *string  `pulumi:"family"`
-	Label         *string  `pulumi:"label"`
-	MemoryMb      *float64 `pulumi:"memoryMb"`
-	// Monthly price in kobo.
-	PriceKobo float64  `pulumi:"priceKobo"`
+	// Currency of the price.
+	Currency *string `pulumi:"currency"`
+	// The tier's instance family.
+	Family *string `pulumi:"family"`
+	// Human name of the tier.
+	Label *string `pulumi:"label"`
+	// Memory in MB.
+	MemoryMb *float64 `pulumi:"memoryMb"`
+	// Monthly price in kobo (1/100 of the currency's unit).
+	PriceKobo float64 `pulumi:"priceKobo"`
+	// Disk in MB; null when the tier has no fixed disk.
 	StorageMb *float64 `pulumi:"storageMb"`
 	// FREE, PRO, STANDARD or STARTER (the set is open).
 	Tier string `pulumi:"tier"`
@@ -826,31 +864,37 @@ func (o GetPricingResultServiceTierOutput) ToGetPricingResultServiceTierOutputWi
 	return o
 }
 
+// CPU in millicores (1000 is one vCPU).
 func (o GetPricingResultServiceTierOutput) CpuMillicores() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.CpuMillicores }).(pulumi.Float64PtrOutput)
 }
 
+// Currency of the price.
 func (o GetPricingResultServiceTierOutput) Currency() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Currency }).(pulumi.StringPtrOutput)
 }
 
+// The tier's instance family.
 func (o GetPricingResultServiceTierOutput) Family() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Family }).(pulumi.StringPtrOutput)
 }
 
+// Human name of the tier.
 func (o GetPricingResultServiceTierOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
+// Memory in MB.
 func (o GetPricingResultServiceTierOutput) MemoryMb() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.MemoryMb }).(pulumi.Float64PtrOutput)
 }
 
-// Monthly price in kobo.
+// Monthly price in kobo (1/100 of the currency's unit).
 func (o GetPricingResultServiceTierOutput) PriceKobo() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPricingResultServiceTier) float64 { return v.PriceKobo }).(pulumi.Float64Output)
 }
 
+// Disk in MB; null when the tier has no fixed disk.
 func (o GetPricingResultServiceTierOutput) StorageMb() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v GetPricingResultServiceTier) *float64 { return v.StorageMb }).(pulumi.Float64PtrOutput)
 }
@@ -881,10 +925,14 @@ func (o GetPricingResultServiceTierArrayOutput) Index(i pulumi.IntInput) GetPric
 }
 
 type GetRegionsResultRegion struct {
-	FreeTier  bool    `pulumi:"freeTier"`
-	IsDefault bool    `pulumi:"isDefault"`
-	Label     *string `pulumi:"label"`
-	Region    string  `pulumi:"region"`
+	// True when a FREE service can run there.
+	FreeTier bool `pulumi:"freeTier"`
+	// True for the region used when none is named.
+	IsDefault bool `pulumi:"isDefault"`
+	// Human name of the region.
+	Label *string `pulumi:"label"`
+	// The region key, e.g. af-west-1: what `region` inputs take.
+	Region string `pulumi:"region"`
 }
 
 type GetRegionsResultRegionOutput struct{ *pulumi.OutputState }
@@ -901,18 +949,22 @@ func (o GetRegionsResultRegionOutput) ToGetRegionsResultRegionOutputWithContext(
 	return o
 }
 
+// True when a FREE service can run there.
 func (o GetRegionsResultRegionOutput) FreeTier() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetRegionsResultRegion) bool { return v.FreeTier }).(pulumi.BoolOutput)
 }
 
+// True for the region used when none is named.
 func (o GetRegionsResultRegionOutput) IsDefault() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetRegionsResultRegion) bool { return v.IsDefault }).(pulumi.BoolOutput)
 }
 
+// Human name of the region.
 func (o GetRegionsResultRegionOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetRegionsResultRegion) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
+// The region key, e.g. af-west-1: what `region` inputs take.
 func (o GetRegionsResultRegionOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v GetRegionsResultRegion) string { return v.Region }).(pulumi.StringOutput)
 }
@@ -1139,29 +1191,41 @@ func (o MailDnsZonePtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 type PrPreview struct {
+	// Who opened the pull request.
 	AuthorLogin *string `pulumi:"authorLogin"`
-	BaseRef     *string `pulumi:"baseRef"`
-	CreatedAt   *string `pulumi:"createdAt"`
+	// The branch the pull request merges into.
+	BaseRef *string `pulumi:"baseRef"`
+	// Creation time (ISO 8601).
+	CreatedAt *string `pulumi:"createdAt"`
 	// The preview environment (isPreview).
 	EnvironmentId *string `pulumi:"environmentId"`
-	Error         *string `pulumi:"error"`
+	// Why the preview failed; null otherwise.
+	Error *string `pulumi:"error"`
 	// The pull request's branch.
 	HeadRef *string `pulumi:"headRef"`
+	// The commit the preview runs.
 	HeadSha *string `pulumi:"headSha"`
 	// The preview's id.
-	Id               string  `pulumi:"id"`
+	Id string `pulumi:"id"`
+	// The preview's latest deploy.
 	LastDeploymentId *string `pulumi:"lastDeploymentId"`
 	// The pull request's number.
-	PrNumber                 float64 `pulumi:"prNumber"`
+	PrNumber float64 `pulumi:"prNumber"`
+	// The preview's own Postgres database, when it has one.
 	PreviewPostgresServiceId *string `pulumi:"previewPostgresServiceId"`
-	PreviewWebServiceId      *string `pulumi:"previewWebServiceId"`
-	ProjectId                *string `pulumi:"projectId"`
-	RepoFullName             *string `pulumi:"repoFullName"`
+	// The web service the preview runs.
+	PreviewWebServiceId *string `pulumi:"previewWebServiceId"`
+	// The project of the source service.
+	ProjectId *string `pulumi:"projectId"`
+	// The repository, owner/name.
+	RepoFullName *string `pulumi:"repoFullName"`
 	// The service the preview copies.
 	SourceServiceId *string `pulumi:"sourceServiceId"`
 	// ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
-	Status    string  `pulumi:"status"`
-	Title     *string `pulumi:"title"`
+	Status string `pulumi:"status"`
+	// The pull request's title.
+	Title *string `pulumi:"title"`
+	// Last change (ISO 8601).
 	UpdatedAt *string `pulumi:"updatedAt"`
 	// Where the preview is served.
 	Url *string `pulumi:"url"`
@@ -1181,14 +1245,17 @@ func (o PrPreviewOutput) ToPrPreviewOutputWithContext(ctx context.Context) PrPre
 	return o
 }
 
+// Who opened the pull request.
 func (o PrPreviewOutput) AuthorLogin() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.AuthorLogin }).(pulumi.StringPtrOutput)
 }
 
+// The branch the pull request merges into.
 func (o PrPreviewOutput) BaseRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.BaseRef }).(pulumi.StringPtrOutput)
 }
 
+// Creation time (ISO 8601).
 func (o PrPreviewOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
@@ -1198,6 +1265,7 @@ func (o PrPreviewOutput) EnvironmentId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.EnvironmentId }).(pulumi.StringPtrOutput)
 }
 
+// Why the preview failed; null otherwise.
 func (o PrPreviewOutput) Error() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.Error }).(pulumi.StringPtrOutput)
 }
@@ -1207,6 +1275,7 @@ func (o PrPreviewOutput) HeadRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.HeadRef }).(pulumi.StringPtrOutput)
 }
 
+// The commit the preview runs.
 func (o PrPreviewOutput) HeadSha() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.HeadSha }).(pulumi.StringPtrOutput)
 }
@@ -1216,6 +1285,7 @@ func (o PrPreviewOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v PrPreview) string { return v.Id }).(pulumi.StringOutput)
 }
 
+// The preview's latest deploy.
 func (o PrPreviewOutput) LastDeploymentId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.LastDeploymentId }).(pulumi.StringPtrOutput)
 }
@@ -1225,18 +1295,22 @@ func (o PrPreviewOutput) PrNumber() pulumi.Float64Output {
 	return o.ApplyT(func(v PrPreview) float64 { return v.PrNumber }).(pulumi.Float64Output)
 }
 
+// The preview's own Postgres database, when it has one.
 func (o PrPreviewOutput) PreviewPostgresServiceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.PreviewPostgresServiceId }).(pulumi.StringPtrOutput)
 }
 
+// The web service the preview runs.
 func (o PrPreviewOutput) PreviewWebServiceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.PreviewWebServiceId }).(pulumi.StringPtrOutput)
 }
 
+// The project of the source service.
 func (o PrPreviewOutput) ProjectId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.ProjectId }).(pulumi.StringPtrOutput)
 }
 
+// The repository, owner/name.
 func (o PrPreviewOutput) RepoFullName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.RepoFullName }).(pulumi.StringPtrOutput)
 }
@@ -1251,10 +1325,12 @@ func (o PrPreviewOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v PrPreview) string { return v.Status }).(pulumi.StringOutput)
 }
 
+// The pull request's title.
 func (o PrPreviewOutput) Title() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.Title }).(pulumi.StringPtrOutput)
 }
 
+// Last change (ISO 8601).
 func (o PrPreviewOutput) UpdatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PrPreview) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
@@ -1286,14 +1362,22 @@ func (o PrPreviewArrayOutput) Index(i pulumi.IntInput) PrPreviewOutput {
 
 // Databases: connection details. Always secret.
 type ServiceConnection struct {
-	Database    *string `pulumi:"database"`
+	// Database name.
+	Database *string `pulumi:"database"`
+	// Public URL when external access is on; null otherwise.
 	ExternalUrl *string `pulumi:"externalUrl"`
-	Host        string  `pulumi:"host"`
-	Password    *string `pulumi:"password"`
-	Port        float64 `pulumi:"port"`
-	Scheme      string  `pulumi:"scheme"`
-	Url         *string `pulumi:"url"`
-	Username    *string `pulumi:"username"`
+	// Host name, reachable from the environment's other services.
+	Host string `pulumi:"host"`
+	// The user's password; empty for a read-only key.
+	Password *string `pulumi:"password"`
+	// TCP port.
+	Port float64 `pulumi:"port"`
+	// postgresql, mysql, mariadb, mongodb or redis.
+	Scheme string `pulumi:"scheme"`
+	// The internal connection URL, password included.
+	Url *string `pulumi:"url"`
+	// Database user.
+	Username *string `pulumi:"username"`
 }
 
 // Databases: connection details. Always secret.
@@ -1311,34 +1395,42 @@ func (o ServiceConnectionOutput) ToServiceConnectionOutputWithContext(ctx contex
 	return o
 }
 
+// Database name.
 func (o ServiceConnectionOutput) Database() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceConnection) *string { return v.Database }).(pulumi.StringPtrOutput)
 }
 
+// Public URL when external access is on; null otherwise.
 func (o ServiceConnectionOutput) ExternalUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceConnection) *string { return v.ExternalUrl }).(pulumi.StringPtrOutput)
 }
 
+// Host name, reachable from the environment's other services.
 func (o ServiceConnectionOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceConnection) string { return v.Host }).(pulumi.StringOutput)
 }
 
+// The user's password; empty for a read-only key.
 func (o ServiceConnectionOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceConnection) *string { return v.Password }).(pulumi.StringPtrOutput)
 }
 
+// TCP port.
 func (o ServiceConnectionOutput) Port() pulumi.Float64Output {
 	return o.ApplyT(func(v ServiceConnection) float64 { return v.Port }).(pulumi.Float64Output)
 }
 
+// postgresql, mysql, mariadb, mongodb or redis.
 func (o ServiceConnectionOutput) Scheme() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceConnection) string { return v.Scheme }).(pulumi.StringOutput)
 }
 
+// The internal connection URL, password included.
 func (o ServiceConnectionOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceConnection) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
 
+// Database user.
 func (o ServiceConnectionOutput) Username() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceConnection) *string { return v.Username }).(pulumi.StringPtrOutput)
 }
@@ -1367,6 +1459,7 @@ func (o ServiceConnectionPtrOutput) Elem() ServiceConnectionOutput {
 	}).(ServiceConnectionOutput)
 }
 
+// Database name.
 func (o ServiceConnectionPtrOutput) Database() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1376,6 +1469,7 @@ func (o ServiceConnectionPtrOutput) Database() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Public URL when external access is on; null otherwise.
 func (o ServiceConnectionPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1385,6 +1479,7 @@ func (o ServiceConnectionPtrOutput) ExternalUrl() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Host name, reachable from the environment's other services.
 func (o ServiceConnectionPtrOutput) Host() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1394,6 +1489,7 @@ func (o ServiceConnectionPtrOutput) Host() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The user's password; empty for a read-only key.
 func (o ServiceConnectionPtrOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1403,6 +1499,7 @@ func (o ServiceConnectionPtrOutput) Password() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// TCP port.
 func (o ServiceConnectionPtrOutput) Port() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *float64 {
 		if v == nil {
@@ -1412,6 +1509,7 @@ func (o ServiceConnectionPtrOutput) Port() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// postgresql, mysql, mariadb, mongodb or redis.
 func (o ServiceConnectionPtrOutput) Scheme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1421,6 +1519,7 @@ func (o ServiceConnectionPtrOutput) Scheme() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The internal connection URL, password included.
 func (o ServiceConnectionPtrOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1430,6 +1529,7 @@ func (o ServiceConnectionPtrOutput) Url() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Database user.
 func (o ServiceConnectionPtrOutput) Username() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceConnection) *string {
 		if v == nil {
@@ -1440,13 +1540,13 @@ func (o ServiceConnectionPtrOutput) Username() pulumi.StringPtrOutput {
 }
 
 type ServiceEnvVar struct {
-	// Variable name.
+	// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 	Key string `pulumi:"key"`
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope *string `pulumi:"scope"`
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret *bool `pulumi:"secret"`
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value string `pulumi:"value"`
 }
 
@@ -1462,13 +1562,13 @@ type ServiceEnvVarInput interface {
 }
 
 type ServiceEnvVarArgs struct {
-	// Variable name.
+	// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 	Key pulumi.StringInput `pulumi:"key"`
-	// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+	// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 	Scope pulumi.StringPtrInput `pulumi:"scope"`
 	// Hide the value from read-only members, and keep it secret in state; default false.
 	Secret pulumi.BoolPtrInput `pulumi:"secret"`
-	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+	// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -1523,12 +1623,12 @@ func (o ServiceEnvVarOutput) ToServiceEnvVarOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Variable name.
+// Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
 func (o ServiceEnvVarOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceEnvVar) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+// Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
 func (o ServiceEnvVarOutput) Scope() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *string { return v.Scope }).(pulumi.StringPtrOutput)
 }
@@ -1538,7 +1638,7 @@ func (o ServiceEnvVarOutput) Secret() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ServiceEnvVar) *bool { return v.Secret }).(pulumi.BoolPtrOutput)
 }
 
-// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+// Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
 func (o ServiceEnvVarOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceEnvVar) string { return v.Value }).(pulumi.StringOutput)
 }
@@ -1564,9 +1664,9 @@ func (o ServiceEnvVarArrayOutput) Index(i pulumi.IntInput) ServiceEnvVarOutput {
 }
 
 type ServiceSecretFile struct {
-	// File content. Always secret.
+	// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 	Content string `pulumi:"content"`
-	// Path the file is mounted at.
+	// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 	Path string `pulumi:"path"`
 }
 
@@ -1582,9 +1682,9 @@ type ServiceSecretFileInput interface {
 }
 
 type ServiceSecretFileArgs struct {
-	// File content. Always secret.
+	// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 	Content pulumi.StringInput `pulumi:"content"`
-	// Path the file is mounted at.
+	// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 	Path pulumi.StringInput `pulumi:"path"`
 }
 
@@ -1639,12 +1739,12 @@ func (o ServiceSecretFileOutput) ToServiceSecretFileOutputWithContext(ctx contex
 	return o
 }
 
-// File content. Always secret.
+// File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
 func (o ServiceSecretFileOutput) Content() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceSecretFile) string { return v.Content }).(pulumi.StringOutput)
 }
 
-// Path the file is mounted at.
+// Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
 func (o ServiceSecretFileOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceSecretFile) string { return v.Path }).(pulumi.StringOutput)
 }

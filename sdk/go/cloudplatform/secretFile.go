@@ -12,7 +12,70 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.
+// A secret file mounted into a service at `path` on its next deploy; for the first deploy, declare it in `Service.secretFiles`. Its content is always secret, in state and in the platform's answers to read-only members.
+//
+// ## Example Usage
+// ### A credentials file mounted into a service
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			appCredentials := cfg.Require("appCredentials")
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cloudplatform.NewSecretFile(ctx, "creds", &cloudplatform.SecretFileArgs{
+//				ServiceId: web.ID(),
+//				Path:      pulumi.String("/etc/secrets/app.json"),
+//				Content:   pulumi.ToSecret(appCredentials).(pulumi.StringOutput),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<serviceId>:<path>`. The same as the id a create gives it.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:SecretFile mySecretFile '<serviceId>:<path>'
+// ```
 type SecretFile struct {
 	pulumi.CustomResourceState
 
@@ -82,7 +145,7 @@ func (SecretFileState) ElementType() reflect.Type {
 }
 
 type secretFileArgs struct {
-	// File content. Always secret.
+	// File content. Always secret. Limits: at most 524288 characters.
 	Content string `pulumi:"content"`
 	// Path the file is mounted at. Changing it replaces the file.
 	Path string `pulumi:"path"`
@@ -92,7 +155,7 @@ type secretFileArgs struct {
 
 // The set of arguments for constructing a SecretFile resource.
 type SecretFileArgs struct {
-	// File content. Always secret.
+	// File content. Always secret. Limits: at most 524288 characters.
 	Content pulumi.StringInput
 	// Path the file is mounted at. Changing it replaces the file.
 	Path pulumi.StringInput

@@ -12,31 +12,136 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A service in an environment: a web app, static site, cron job or database, with its env vars and secret files. Waits for its deploy to go live.
+// A service in an environment: a web app (WEB), a static site (STATIC), a cron job (CRON) or a database (POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY). Its source is a public container image, a public git URL or a repository the repository app can see. The env vars and secret files declared on it reach its first deploy; create and changes that redeploy wait (up to `timeout`) until the deploy is live. A database service exposes its connection details as a secret output.
+//
+// ## Example Usage
+// ### A web service from a container image
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//				Port:          pulumi.Int(8080),
+//				EnvVars: cloudplatform.ServiceEnvVarArray{
+//					&cloudplatform.ServiceEnvVarArgs{
+//						Key:   pulumi.String("LOG_LEVEL"),
+//						Value: pulumi.String("info"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("url", web.Url)
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### A Postgres database linked into the environment
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			db, err := cloudplatform.NewService(ctx, "db", &cloudplatform.ServiceArgs{
+//				EnvironmentId:       prod.ID(),
+//				Name:                pulumi.String("db"),
+//				Type:                pulumi.String("POSTGRES"),
+//				DbName:              pulumi.String("shop"),
+//				InjectConnectionUrl: pulumi.Bool(true),
+//				ConnectionEnvName:   pulumi.String("DATABASE_URL"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("dbHost", db.Connection.ApplyT(func(connection cloudplatform.ServiceConnection) (*string, error) {
+//				return &connection.Host, nil
+//			}).(pulumi.StringPtrOutput))
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<serviceId>`. The import adopts every env var the service holds (linked ones excepted) and every secret file; values of secret variables stay secret.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:Service myService '<serviceId>'
+// ```
 type Service struct {
 	pulumi.CustomResourceState
 
-	// Branch to build.
+	// Branch to build. Limits: at most 255 characters.
 	Branch pulumi.StringPtrOutput `pulumi:"branch"`
-	// Build command.
+	// Build command. Limits: at most 1024 characters.
 	BuildCommand pulumi.StringPtrOutput `pulumi:"buildCommand"`
-	// CRON only: command each run executes. Updates in place.
+	// CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
 	Command pulumi.StringPtrOutput `pulumi:"command"`
 	// Databases: connection details. Always secret.
 	Connection ServiceConnectionPtrOutput `pulumi:"connection"`
-	// Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+	// Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
 	ConnectionEnvName pulumi.StringPtrOutput `pulumi:"connectionEnvName"`
 	// Creation time (ISO 8601).
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// CRON only: pause (true) or resume (false) scheduled runs.
 	CronSuspended pulumi.BoolPtrOutput `pulumi:"cronSuspended"`
-	// Databases: database name. Changing it replaces the service.
+	// Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbName pulumi.StringPtrOutput `pulumi:"dbName"`
-	// Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+	// Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
 	DbPassword pulumi.StringPtrOutput `pulumi:"dbPassword"`
-	// Databases: user name. Changing it replaces the service.
+	// Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbUser pulumi.StringPtrOutput `pulumi:"dbUser"`
-	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
 	EnvVars ServiceEnvVarArrayOutput `pulumi:"envVars"`
 	// Environment the service runs in.
 	EnvironmentId pulumi.StringOutput `pulumi:"environmentId"`
@@ -46,15 +151,15 @@ type Service struct {
 	GitUrl pulumi.StringPtrOutput `pulumi:"gitUrl"`
 	// HEALTHY, CRASH_LOOPING, STOPPED, MISSING or UNKNOWN.
 	Health pulumi.StringOutput `pulumi:"health"`
-	// Path the platform probes before a deploy goes live.
+	// Path the platform probes before a deploy goes live. Limits: at most 255 characters.
 	HealthCheckPath pulumi.StringPtrOutput `pulumi:"healthCheckPath"`
-	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
 	Image pulumi.StringPtrOutput `pulumi:"image"`
-	// Command the image runs instead of its default.
+	// Command the image runs instead of its default. Limits: at most 1024 characters.
 	ImageCommand pulumi.StringPtrOutput `pulumi:"imageCommand"`
 	// Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
 	InjectConnectionUrl pulumi.BoolPtrOutput `pulumi:"injectConnectionUrl"`
-	// Repository app installation, with repoFullName.
+	// Repository app installation, with repoFullName. Limits: at most 128 characters.
 	InstallationId pulumi.StringPtrOutput `pulumi:"installationId"`
 	// When a deploy last went live.
 	LastDeployedAt pulumi.StringPtrOutput `pulumi:"lastDeployedAt"`
@@ -68,7 +173,7 @@ type Service struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// True when env vars, secret files or build settings changed and no deploy has picked them up yet.
 	PendingRedeploy pulumi.BoolOutput `pulumi:"pendingRedeploy"`
-	// Port the app listens on.
+	// Port the app listens on. Limits: 1 to 65535.
 	Port pulumi.IntPtrOutput `pulumi:"port"`
 	// Open a preview environment for every pull request (true) or not (false).
 	PreviewsEnabled pulumi.BoolPtrOutput `pulumi:"previewsEnabled"`
@@ -80,35 +185,35 @@ type Service struct {
 	RegionLabel pulumi.StringPtrOutput `pulumi:"regionLabel"`
 	// owner/name of a repository the repository app can see (REPO_APP).
 	RepoFullName pulumi.StringPtrOutput `pulumi:"repoFullName"`
-	// Folder inside the repository.
+	// Folder inside the repository. Limits: at most 255 characters.
 	RootDir pulumi.StringPtrOutput `pulumi:"rootDir"`
 	// Detected runtime.
 	Runtime pulumi.StringPtrOutput `pulumi:"runtime"`
-	// Runtime version, e.g. '20' for Node.
+	// Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
 	RuntimeVersion pulumi.StringPtrOutput `pulumi:"runtimeVersion"`
-	// CRON only: five-field cron expression, in UTC. Updates in place.
+	// CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
 	Schedule pulumi.StringPtrOutput `pulumi:"schedule"`
-	// Secret files this service declares; they reach the first deploy.
+	// Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
 	SecretFiles ServiceSecretFileArrayOutput `pulumi:"secretFiles"`
-	// Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+	// Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
 	SourceType pulumi.StringPtrOutput `pulumi:"sourceType"`
-	// Start command.
+	// Start command. Limits: at most 1024 characters.
 	StartCommand pulumi.StringPtrOutput `pulumi:"startCommand"`
-	// Folder a STATIC build publishes.
+	// Folder a STATIC build publishes. Limits: at most 255 characters.
 	StaticOutputDir pulumi.StringPtrOutput `pulumi:"staticOutputDir"`
 	// Serve index.html for unknown paths (single-page app).
 	StaticSpa pulumi.BoolPtrOutput `pulumi:"staticSpa"`
 	// PROVISIONING, ACTIVE or ERROR.
 	Status pulumi.StringOutput `pulumi:"status"`
-	// Platform subdomain. Changing it replaces the service.
+	// Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
 	Subdomain pulumi.StringPtrOutput `pulumi:"subdomain"`
 	// Suspend (true) or resume (false) the service.
 	Suspended pulumi.BoolPtrOutput `pulumi:"suspended"`
 	// NONE, USER, BILLING or ABUSE.
 	Suspension pulumi.StringOutput `pulumi:"suspension"`
-	// Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+	// Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
 	Tier pulumi.StringPtrOutput `pulumi:"tier"`
-	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrOutput `pulumi:"timeout"`
 	// Service type.
 	Type pulumi.StringOutput `pulumi:"type"`
@@ -116,7 +221,7 @@ type Service struct {
 	Url pulumi.StringPtrOutput `pulumi:"url"`
 	// Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
 	WaitForDeploy pulumi.BoolPtrOutput `pulumi:"waitForDeploy"`
-	// Paths whose changes trigger a build.
+	// Paths whose changes trigger a build. Limits: at most 50 entries.
 	WatchPaths pulumi.StringArrayOutput `pulumi:"watchPaths"`
 }
 
@@ -177,43 +282,43 @@ func (ServiceState) ElementType() reflect.Type {
 }
 
 type serviceArgs struct {
-	// Branch to build.
+	// Branch to build. Limits: at most 255 characters.
 	Branch *string `pulumi:"branch"`
-	// Build command.
+	// Build command. Limits: at most 1024 characters.
 	BuildCommand *string `pulumi:"buildCommand"`
-	// CRON only: command each run executes. Updates in place.
+	// CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
 	Command *string `pulumi:"command"`
-	// Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+	// Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
 	ConnectionEnvName *string `pulumi:"connectionEnvName"`
 	// CRON only: pause (true) or resume (false) scheduled runs.
 	CronSuspended *bool `pulumi:"cronSuspended"`
-	// Databases: database name. Changing it replaces the service.
+	// Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbName *string `pulumi:"dbName"`
-	// Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+	// Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
 	DbPassword *string `pulumi:"dbPassword"`
-	// Databases: user name. Changing it replaces the service.
+	// Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbUser *string `pulumi:"dbUser"`
-	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
 	EnvVars []ServiceEnvVar `pulumi:"envVars"`
 	// Environment the service runs in. Changing it replaces the service.
 	EnvironmentId string `pulumi:"environmentId"`
 	// Public HTTPS git URL (PUBLIC_GIT).
 	GitUrl *string `pulumi:"gitUrl"`
-	// Path the platform probes before a deploy goes live.
+	// Path the platform probes before a deploy goes live. Limits: at most 255 characters.
 	HealthCheckPath *string `pulumi:"healthCheckPath"`
-	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
 	Image *string `pulumi:"image"`
-	// Command the image runs instead of its default.
+	// Command the image runs instead of its default. Limits: at most 1024 characters.
 	ImageCommand *string `pulumi:"imageCommand"`
 	// Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
 	InjectConnectionUrl *bool `pulumi:"injectConnectionUrl"`
-	// Repository app installation, with repoFullName.
+	// Repository app installation, with repoFullName. Limits: at most 128 characters.
 	InstallationId *string `pulumi:"installationId"`
 	// How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
 	MonorepoStrategy *string `pulumi:"monorepoStrategy"`
-	// Service name, unique within the environment. Changing it renames in place.
+	// Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name string `pulumi:"name"`
-	// Port the app listens on.
+	// Port the app listens on. Limits: 1 to 65535.
 	Port *int `pulumi:"port"`
 	// Open a preview environment for every pull request (true) or not (false).
 	PreviewsEnabled *bool `pulumi:"previewsEnabled"`
@@ -223,77 +328,77 @@ type serviceArgs struct {
 	Region *string `pulumi:"region"`
 	// owner/name of a repository the repository app can see (REPO_APP).
 	RepoFullName *string `pulumi:"repoFullName"`
-	// Folder inside the repository.
+	// Folder inside the repository. Limits: at most 255 characters.
 	RootDir *string `pulumi:"rootDir"`
-	// Runtime version, e.g. '20' for Node.
+	// Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
 	RuntimeVersion *string `pulumi:"runtimeVersion"`
-	// CRON only: five-field cron expression, in UTC. Updates in place.
+	// CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
 	Schedule *string `pulumi:"schedule"`
-	// Secret files this service declares; they reach the first deploy.
+	// Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
 	SecretFiles []ServiceSecretFile `pulumi:"secretFiles"`
-	// Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+	// Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
 	SourceType *string `pulumi:"sourceType"`
-	// Start command.
+	// Start command. Limits: at most 1024 characters.
 	StartCommand *string `pulumi:"startCommand"`
-	// Folder a STATIC build publishes.
+	// Folder a STATIC build publishes. Limits: at most 255 characters.
 	StaticOutputDir *string `pulumi:"staticOutputDir"`
 	// Serve index.html for unknown paths (single-page app).
 	StaticSpa *bool `pulumi:"staticSpa"`
-	// Platform subdomain. Changing it replaces the service.
+	// Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
 	Subdomain *string `pulumi:"subdomain"`
 	// Suspend (true) or resume (false) the service.
 	Suspended *bool `pulumi:"suspended"`
-	// Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+	// Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
 	Tier *string `pulumi:"tier"`
-	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
-	// WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+	// WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
 	Type string `pulumi:"type"`
 	// Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
 	WaitForDeploy *bool `pulumi:"waitForDeploy"`
-	// Paths whose changes trigger a build.
+	// Paths whose changes trigger a build. Limits: at most 50 entries.
 	WatchPaths []string `pulumi:"watchPaths"`
 }
 
 // The set of arguments for constructing a Service resource.
 type ServiceArgs struct {
-	// Branch to build.
+	// Branch to build. Limits: at most 255 characters.
 	Branch pulumi.StringPtrInput
-	// Build command.
+	// Build command. Limits: at most 1024 characters.
 	BuildCommand pulumi.StringPtrInput
-	// CRON only: command each run executes. Updates in place.
+	// CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
 	Command pulumi.StringPtrInput
-	// Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+	// Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
 	ConnectionEnvName pulumi.StringPtrInput
 	// CRON only: pause (true) or resume (false) scheduled runs.
 	CronSuspended pulumi.BoolPtrInput
-	// Databases: database name. Changing it replaces the service.
+	// Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbName pulumi.StringPtrInput
-	// Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+	// Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
 	DbPassword pulumi.StringPtrInput
-	// Databases: user name. Changing it replaces the service.
+	// Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 	DbUser pulumi.StringPtrInput
-	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+	// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
 	EnvVars ServiceEnvVarArrayInput
 	// Environment the service runs in. Changing it replaces the service.
 	EnvironmentId pulumi.StringInput
 	// Public HTTPS git URL (PUBLIC_GIT).
 	GitUrl pulumi.StringPtrInput
-	// Path the platform probes before a deploy goes live.
+	// Path the platform probes before a deploy goes live. Limits: at most 255 characters.
 	HealthCheckPath pulumi.StringPtrInput
-	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+	// Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
 	Image pulumi.StringPtrInput
-	// Command the image runs instead of its default.
+	// Command the image runs instead of its default. Limits: at most 1024 characters.
 	ImageCommand pulumi.StringPtrInput
 	// Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
 	InjectConnectionUrl pulumi.BoolPtrInput
-	// Repository app installation, with repoFullName.
+	// Repository app installation, with repoFullName. Limits: at most 128 characters.
 	InstallationId pulumi.StringPtrInput
 	// How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
 	MonorepoStrategy pulumi.StringPtrInput
-	// Service name, unique within the environment. Changing it renames in place.
+	// Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name pulumi.StringInput
-	// Port the app listens on.
+	// Port the app listens on. Limits: 1 to 65535.
 	Port pulumi.IntPtrInput
 	// Open a preview environment for every pull request (true) or not (false).
 	PreviewsEnabled pulumi.BoolPtrInput
@@ -303,35 +408,35 @@ type ServiceArgs struct {
 	Region pulumi.StringPtrInput
 	// owner/name of a repository the repository app can see (REPO_APP).
 	RepoFullName pulumi.StringPtrInput
-	// Folder inside the repository.
+	// Folder inside the repository. Limits: at most 255 characters.
 	RootDir pulumi.StringPtrInput
-	// Runtime version, e.g. '20' for Node.
+	// Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
 	RuntimeVersion pulumi.StringPtrInput
-	// CRON only: five-field cron expression, in UTC. Updates in place.
+	// CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
 	Schedule pulumi.StringPtrInput
-	// Secret files this service declares; they reach the first deploy.
+	// Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
 	SecretFiles ServiceSecretFileArrayInput
-	// Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+	// Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
 	SourceType pulumi.StringPtrInput
-	// Start command.
+	// Start command. Limits: at most 1024 characters.
 	StartCommand pulumi.StringPtrInput
-	// Folder a STATIC build publishes.
+	// Folder a STATIC build publishes. Limits: at most 255 characters.
 	StaticOutputDir pulumi.StringPtrInput
 	// Serve index.html for unknown paths (single-page app).
 	StaticSpa pulumi.BoolPtrInput
-	// Platform subdomain. Changing it replaces the service.
+	// Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
 	Subdomain pulumi.StringPtrInput
 	// Suspend (true) or resume (false) the service.
 	Suspended pulumi.BoolPtrInput
-	// Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+	// Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
 	Tier pulumi.StringPtrInput
-	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+	// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
-	// WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+	// WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
 	Type pulumi.StringInput
 	// Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
 	WaitForDeploy pulumi.BoolPtrInput
-	// Paths whose changes trigger a build.
+	// Paths whose changes trigger a build. Limits: at most 50 entries.
 	WatchPaths pulumi.StringArrayInput
 }
 
@@ -372,17 +477,17 @@ func (o ServiceOutput) ToServiceOutputWithContext(ctx context.Context) ServiceOu
 	return o
 }
 
-// Branch to build.
+// Branch to build. Limits: at most 255 characters.
 func (o ServiceOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// Build command.
+// Build command. Limits: at most 1024 characters.
 func (o ServiceOutput) BuildCommand() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.BuildCommand }).(pulumi.StringPtrOutput)
 }
 
-// CRON only: command each run executes. Updates in place.
+// CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
 func (o ServiceOutput) Command() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Command }).(pulumi.StringPtrOutput)
 }
@@ -392,7 +497,7 @@ func (o ServiceOutput) Connection() ServiceConnectionPtrOutput {
 	return o.ApplyT(func(v *Service) ServiceConnectionPtrOutput { return v.Connection }).(ServiceConnectionPtrOutput)
 }
 
-// Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+// Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
 func (o ServiceOutput) ConnectionEnvName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.ConnectionEnvName }).(pulumi.StringPtrOutput)
 }
@@ -407,22 +512,22 @@ func (o ServiceOutput) CronSuspended() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.BoolPtrOutput { return v.CronSuspended }).(pulumi.BoolPtrOutput)
 }
 
-// Databases: database name. Changing it replaces the service.
+// Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 func (o ServiceOutput) DbName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.DbName }).(pulumi.StringPtrOutput)
 }
 
-// Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+// Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
 func (o ServiceOutput) DbPassword() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.DbPassword }).(pulumi.StringPtrOutput)
 }
 
-// Databases: user name. Changing it replaces the service.
+// Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
 func (o ServiceOutput) DbUser() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.DbUser }).(pulumi.StringPtrOutput)
 }
 
-// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+// Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
 func (o ServiceOutput) EnvVars() ServiceEnvVarArrayOutput {
 	return o.ApplyT(func(v *Service) ServiceEnvVarArrayOutput { return v.EnvVars }).(ServiceEnvVarArrayOutput)
 }
@@ -447,17 +552,17 @@ func (o ServiceOutput) Health() pulumi.StringOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Health }).(pulumi.StringOutput)
 }
 
-// Path the platform probes before a deploy goes live.
+// Path the platform probes before a deploy goes live. Limits: at most 255 characters.
 func (o ServiceOutput) HealthCheckPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.HealthCheckPath }).(pulumi.StringPtrOutput)
 }
 
-// Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+// Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
 func (o ServiceOutput) Image() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Image }).(pulumi.StringPtrOutput)
 }
 
-// Command the image runs instead of its default.
+// Command the image runs instead of its default. Limits: at most 1024 characters.
 func (o ServiceOutput) ImageCommand() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.ImageCommand }).(pulumi.StringPtrOutput)
 }
@@ -467,7 +572,7 @@ func (o ServiceOutput) InjectConnectionUrl() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.BoolPtrOutput { return v.InjectConnectionUrl }).(pulumi.BoolPtrOutput)
 }
 
-// Repository app installation, with repoFullName.
+// Repository app installation, with repoFullName. Limits: at most 128 characters.
 func (o ServiceOutput) InstallationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.InstallationId }).(pulumi.StringPtrOutput)
 }
@@ -502,7 +607,7 @@ func (o ServiceOutput) PendingRedeploy() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Service) pulumi.BoolOutput { return v.PendingRedeploy }).(pulumi.BoolOutput)
 }
 
-// Port the app listens on.
+// Port the app listens on. Limits: 1 to 65535.
 func (o ServiceOutput) Port() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.IntPtrOutput { return v.Port }).(pulumi.IntPtrOutput)
 }
@@ -532,7 +637,7 @@ func (o ServiceOutput) RepoFullName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.RepoFullName }).(pulumi.StringPtrOutput)
 }
 
-// Folder inside the repository.
+// Folder inside the repository. Limits: at most 255 characters.
 func (o ServiceOutput) RootDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.RootDir }).(pulumi.StringPtrOutput)
 }
@@ -542,32 +647,32 @@ func (o ServiceOutput) Runtime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Runtime }).(pulumi.StringPtrOutput)
 }
 
-// Runtime version, e.g. '20' for Node.
+// Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
 func (o ServiceOutput) RuntimeVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.RuntimeVersion }).(pulumi.StringPtrOutput)
 }
 
-// CRON only: five-field cron expression, in UTC. Updates in place.
+// CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
 func (o ServiceOutput) Schedule() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Schedule }).(pulumi.StringPtrOutput)
 }
 
-// Secret files this service declares; they reach the first deploy.
+// Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
 func (o ServiceOutput) SecretFiles() ServiceSecretFileArrayOutput {
 	return o.ApplyT(func(v *Service) ServiceSecretFileArrayOutput { return v.SecretFiles }).(ServiceSecretFileArrayOutput)
 }
 
-// Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+// Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
 func (o ServiceOutput) SourceType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.SourceType }).(pulumi.StringPtrOutput)
 }
 
-// Start command.
+// Start command. Limits: at most 1024 characters.
 func (o ServiceOutput) StartCommand() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.StartCommand }).(pulumi.StringPtrOutput)
 }
 
-// Folder a STATIC build publishes.
+// Folder a STATIC build publishes. Limits: at most 255 characters.
 func (o ServiceOutput) StaticOutputDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.StaticOutputDir }).(pulumi.StringPtrOutput)
 }
@@ -582,7 +687,7 @@ func (o ServiceOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }
 
-// Platform subdomain. Changing it replaces the service.
+// Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
 func (o ServiceOutput) Subdomain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Subdomain }).(pulumi.StringPtrOutput)
 }
@@ -597,12 +702,12 @@ func (o ServiceOutput) Suspension() pulumi.StringOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Suspension }).(pulumi.StringOutput)
 }
 
-// Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+// Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
 func (o ServiceOutput) Tier() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Tier }).(pulumi.StringPtrOutput)
 }
 
-// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+// How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 func (o ServiceOutput) Timeout() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.Timeout }).(pulumi.StringPtrOutput)
 }
@@ -622,7 +727,7 @@ func (o ServiceOutput) WaitForDeploy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.BoolPtrOutput { return v.WaitForDeploy }).(pulumi.BoolPtrOutput)
 }
 
-// Paths whose changes trigger a build.
+// Paths whose changes trigger a build. Limits: at most 50 entries.
 func (o ServiceOutput) WatchPaths() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringArrayOutput { return v.WatchPaths }).(pulumi.StringArrayOutput)
 }

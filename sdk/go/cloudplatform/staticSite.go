@@ -12,7 +12,60 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.
+// A static site published from a local directory, .zip or .html file. A content change deploys in place and keeps the site's URL; create and every deploy wait (up to `timeout`) until the site is live. `contentHash` shows when the files changed.
+//
+// ## Example Usage
+// ### A single-page app from a local folder
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			site, err := cloudplatform.NewStaticSite(ctx, "site", &cloudplatform.StaticSiteArgs{
+//				Path:          pulumi.String("./public"),
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("marketing"),
+//				SpaFallback:   pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("siteUrl", site.Url)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<siteId>`. The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:StaticSite myStaticSite '<siteId>'
+// ```
 type StaticSite struct {
 	pulumi.CustomResourceState
 
@@ -85,15 +138,15 @@ func (StaticSiteState) ElementType() reflect.Type {
 type staticSiteArgs struct {
 	// Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
 	EnvironmentId *string `pulumi:"environmentId"`
-	// Page served at '/'; default index.html. Changing it deploys in place.
+	// Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
 	IndexPath *string `pulumi:"indexPath"`
-	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name *string `pulumi:"name"`
 	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
 	Path string `pulumi:"path"`
 	// Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
 	SpaFallback *bool `pulumi:"spaFallback"`
-	// How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+	// How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 }
 
@@ -101,15 +154,15 @@ type staticSiteArgs struct {
 type StaticSiteArgs struct {
 	// Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
 	EnvironmentId pulumi.StringPtrInput
-	// Page served at '/'; default index.html. Changing it deploys in place.
+	// Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
 	IndexPath pulumi.StringPtrInput
-	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+	// Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
 	Name pulumi.StringPtrInput
 	// A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
 	Path pulumi.StringInput
 	// Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
 	SpaFallback pulumi.BoolPtrInput
-	// How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+	// How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 }
 

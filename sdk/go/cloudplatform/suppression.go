@@ -12,7 +12,43 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An address on the workspace's suppression list: the platform never mails it.
+// An address on the workspace's suppression list: the platform never mails it. Addresses are compared without case.
+//
+// ## Example Usage
+// ### Never mail an address
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := cloudplatform.NewSuppression(ctx, "bounced", &cloudplatform.SuppressionArgs{
+//				Address: pulumi.String("old-customer@example.org"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// Import id: `<workspaceId>/<address>`. A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address.
+//
+// Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+//
+// ```sh
+// $ pulumi import cloudplatform:index:Suppression mySuppression '<workspaceId>/<address>'
+// ```
 type Suppression struct {
 	pulumi.CustomResourceState
 

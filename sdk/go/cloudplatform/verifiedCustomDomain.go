@@ -12,7 +12,72 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A custom domain in one declaration: the CustomDomain, its dnsTarget records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record.
+// A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
+//
+// ## Example Usage
+// ### A verified custom domain in a platform zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := cloudplatform.NewProject(ctx, "shop", &cloudplatform.ProjectArgs{
+//				Name: pulumi.String("shop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			prod, err := cloudplatform.NewEnvironment(ctx, "prod", &cloudplatform.EnvironmentArgs{
+//				ProjectId: shop.ID(),
+//				Name:      pulumi.String("prod"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			web, err := cloudplatform.NewService(ctx, "web", &cloudplatform.ServiceArgs{
+//				EnvironmentId: prod.ID(),
+//				Name:          pulumi.String("web"),
+//				Type:          pulumi.String("WEB"),
+//				Image:         pulumi.String("nginx:1.27"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			proven, err := cloudplatform.NewDnsZoneVerification(ctx, "proven", &cloudplatform.DnsZoneVerificationArgs{
+//				ZoneId: zone.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := cloudplatform.NewVerifiedCustomDomain(ctx, "www", &cloudplatform.VerifiedCustomDomainArgs{
+//				ServiceId: web.ID(),
+//				Domain:    pulumi.String("www.example.com"),
+//				ZoneId:    proven.ZoneId,
+//			}, pulumi.DependsOn([]pulumi.Resource{
+//				proven,
+//			}))
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("status", www.Status)
+//			return nil
+//		})
+//	}
+//
+// ```
 type VerifiedCustomDomain struct {
 	pulumi.ResourceState
 
@@ -62,7 +127,7 @@ type verifiedCustomDomainArgs struct {
 	Domain string `pulumi:"domain"`
 	// The web service (WEB or STATIC) the domain serves.
 	ServiceId string `pulumi:"serviceId"`
-	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 	// The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
 	ZoneId string `pulumi:"zoneId"`
@@ -74,7 +139,7 @@ type VerifiedCustomDomainArgs struct {
 	Domain pulumi.StringInput
 	// The web service (WEB or STATIC) the domain serves.
 	ServiceId pulumi.StringInput
-	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 	// The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
 	ZoneId pulumi.StringInput

@@ -12,7 +12,49 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. A failed verification names each wrong record.
+// A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
+//
+// ## Example Usage
+// ### A verified sending domain in a platform zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go/cloudplatform"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone, err := cloudplatform.NewDnsZone(ctx, "zone", &cloudplatform.DnsZoneArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			proven, err := cloudplatform.NewDnsZoneVerification(ctx, "proven", &cloudplatform.DnsZoneVerificationArgs{
+//				ZoneId: zone.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			mailDomain, err := cloudplatform.NewVerifiedMailDomain(ctx, "mailDomain", &cloudplatform.VerifiedMailDomainArgs{
+//				Name:   pulumi.String("mail.example.com"),
+//				ZoneId: proven.ZoneId,
+//			}, pulumi.DependsOn([]pulumi.Resource{
+//				proven,
+//			}))
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("status", mailDomain.Status)
+//			return nil
+//		})
+//	}
+//
+// ```
 type VerifiedMailDomain struct {
 	pulumi.ResourceState
 
@@ -59,7 +101,7 @@ type verifiedMailDomainArgs struct {
 	PublishOptional *bool `pulumi:"publishOptional"`
 	// Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.
 	Region *string `pulumi:"region"`
-	// How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout *string `pulumi:"timeout"`
 	// Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -75,7 +117,7 @@ type VerifiedMailDomainArgs struct {
 	PublishOptional pulumi.BoolPtrInput
 	// Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.
 	Region pulumi.StringPtrInput
-	// How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+	// How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
 	Timeout pulumi.StringPtrInput
 	// Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
 	WorkspaceId pulumi.StringPtrInput

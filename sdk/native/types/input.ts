@@ -11,11 +11,11 @@ export interface CorsRuleArgs {
      */
     allowedHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
      */
     allowedMethods: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Origins the rule allows, e.g. https://app.example.com or *.
+     * Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
      */
     allowedOrigins: pulumi.Input<pulumi.Input<string>[]>;
     /**
@@ -23,14 +23,14 @@ export interface CorsRuleArgs {
      */
     exposeHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * How long a browser may cache the preflight answer, in seconds.
+     * How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
      */
     maxAgeSeconds?: pulumi.Input<number | undefined>;
 }
 
 export interface DnsRecordSetRecordArgs {
     /**
-     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
      */
     content: pulumi.Input<string>;
     /**
@@ -38,11 +38,11 @@ export interface DnsRecordSetRecordArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Priority, for MX and SRV records only. Default 10 for MX.
+     * Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
      */
     priority?: pulumi.Input<number | undefined>;
     /**
-     * Time to live in seconds. Default: the platform's (3600).
+     * Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
      */
     ttl?: pulumi.Input<number | undefined>;
     /**
@@ -53,11 +53,11 @@ export interface DnsRecordSetRecordArgs {
 
 export interface ServiceEnvVarArgs {
     /**
-     * Variable name.
+     * Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
      */
     key: pulumi.Input<string>;
     /**
-     * Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+     * Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
      */
     scope?: pulumi.Input<string | undefined>;
     /**
@@ -65,18 +65,18 @@ export interface ServiceEnvVarArgs {
      */
     secret?: pulumi.Input<boolean | undefined>;
     /**
-     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
      */
     value: pulumi.Input<string>;
 }
 
 export interface ServiceSecretFileArgs {
     /**
-     * File content. Always secret.
+     * File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
      */
     content: pulumi.Input<string>;
     /**
-     * Path the file is mounted at.
+     * Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
      */
     path: pulumi.Input<string>;
 }

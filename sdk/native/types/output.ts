@@ -11,11 +11,11 @@ export interface CorsRule {
      */
     allowedHeaders?: string[];
     /**
-     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+     * HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
      */
     allowedMethods: string[];
     /**
-     * Origins the rule allows, e.g. https://app.example.com or *.
+     * Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
      */
     allowedOrigins: string[];
     /**
@@ -23,7 +23,7 @@ export interface CorsRule {
      */
     exposeHeaders?: string[];
     /**
-     * How long a browser may cache the preflight answer, in seconds.
+     * How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
      */
     maxAgeSeconds?: number;
 }
@@ -126,7 +126,7 @@ export interface CustomDomainInfo {
 
 export interface DnsRecordSetRecord {
     /**
-     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+     * The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
      */
     content: string;
     /**
@@ -134,11 +134,11 @@ export interface DnsRecordSetRecord {
      */
     name: string;
     /**
-     * Priority, for MX and SRV records only. Default 10 for MX.
+     * Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
      */
     priority?: number;
     /**
-     * Time to live in seconds. Default: the platform's (3600).
+     * Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
      */
     ttl?: number;
     /**
@@ -174,15 +174,33 @@ export interface GetMailLimitsResultDomain {
      * Recipients the domain may send to today (0 until verified).
      */
     dailyQuota?: number;
+    /**
+     * The domain's id.
+     */
     id?: string;
     /**
-     * The self-serve ceiling the quota grows to.
+     * The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000.
      */
     maxDailyQuota?: number;
+    /**
+     * The sending domain.
+     */
     name: string;
+    /**
+     * When today's count starts again (ISO 8601).
+     */
     quotaResetsAt?: string;
+    /**
+     * Recipients left today.
+     */
     remainingToday?: number;
+    /**
+     * Recipients sent to today (UTC day).
+     */
     sentToday?: number;
+    /**
+     * PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
+     */
     status?: string;
 }
 
@@ -190,13 +208,37 @@ export interface GetMailLimitsResultDomain {
  * Per-message and per-request limits.
  */
 export interface GetMailLimitsResultLimits {
+    /**
+     * Custom headers of one message (25 on the platform).
+     */
     headersPerMessage?: number;
+    /**
+     * Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+     */
     messageSizeBytes?: number;
+    /**
+     * Messages of one batch send (100 on the platform).
+     */
     messagesPerBatch?: number;
+    /**
+     * Largest page of an email list (100 on the platform).
+     */
     pageSizeMax?: number;
+    /**
+     * Recipients of one message, to, cc and bcc together (50 on the platform).
+     */
     recipientsPerMessage?: number;
+    /**
+     * Characters of a tag's key (64 on the platform).
+     */
     tagKeyMaxLength?: number;
+    /**
+     * Characters of a tag's value (256 on the platform).
+     */
     tagValueMaxLength?: number;
+    /**
+     * Tags of one message (10 on the platform).
+     */
     tagsPerMessage?: number;
 }
 
@@ -204,20 +246,44 @@ export interface GetMailLimitsResultLimits {
  * The key's send rate and what is left of the current minute.
  */
 export interface GetMailLimitsResultRateLimit {
+    /**
+     * Requests left in the current minute.
+     */
     remaining?: number;
+    /**
+     * Send requests the key may make per minute (3,000 on the platform).
+     */
     requestsPerMinute?: number;
 }
 
 export interface GetPricingResultServiceTier {
+    /**
+     * CPU in millicores (1000 is one vCPU).
+     */
     cpuMillicores?: number;
+    /**
+     * Currency of the price.
+     */
     currency?: string;
+    /**
+     * The tier's instance family.
+     */
     family?: string;
+    /**
+     * Human name of the tier.
+     */
     label?: string;
+    /**
+     * Memory in MB.
+     */
     memoryMb?: number;
     /**
-     * Monthly price in kobo.
+     * Monthly price in kobo (1/100 of the currency's unit).
      */
     priceKobo: number;
+    /**
+     * Disk in MB; null when the tier has no fixed disk.
+     */
     storageMb?: number;
     /**
      * FREE, PRO, STANDARD or STARTER (the set is open).
@@ -226,9 +292,21 @@ export interface GetPricingResultServiceTier {
 }
 
 export interface GetRegionsResultRegion {
+    /**
+     * True when a FREE service can run there.
+     */
     freeTier: boolean;
+    /**
+     * True for the region used when none is named.
+     */
     isDefault: boolean;
+    /**
+     * Human name of the region.
+     */
     label?: string;
+    /**
+     * The region key, e.g. af-west-1: what `region` inputs take.
+     */
     region: string;
 }
 
@@ -294,31 +372,61 @@ export interface MailDnsZone {
 }
 
 export interface PrPreview {
+    /**
+     * Who opened the pull request.
+     */
     authorLogin?: string;
+    /**
+     * The branch the pull request merges into.
+     */
     baseRef?: string;
+    /**
+     * Creation time (ISO 8601).
+     */
     createdAt?: string;
     /**
      * The preview environment (isPreview).
      */
     environmentId?: string;
+    /**
+     * Why the preview failed; null otherwise.
+     */
     error?: string;
     /**
      * The pull request's branch.
      */
     headRef?: string;
+    /**
+     * The commit the preview runs.
+     */
     headSha?: string;
     /**
      * The preview's id.
      */
     id: string;
+    /**
+     * The preview's latest deploy.
+     */
     lastDeploymentId?: string;
     /**
      * The pull request's number.
      */
     prNumber: number;
+    /**
+     * The preview's own Postgres database, when it has one.
+     */
     previewPostgresServiceId?: string;
+    /**
+     * The web service the preview runs.
+     */
     previewWebServiceId?: string;
+    /**
+     * The project of the source service.
+     */
     projectId?: string;
+    /**
+     * The repository, owner/name.
+     */
     repoFullName?: string;
     /**
      * The service the preview copies.
@@ -328,7 +436,13 @@ export interface PrPreview {
      * ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
      */
     status: string;
+    /**
+     * The pull request's title.
+     */
     title?: string;
+    /**
+     * Last change (ISO 8601).
+     */
     updatedAt?: string;
     /**
      * Where the preview is served.
@@ -340,23 +454,47 @@ export interface PrPreview {
  * Databases: connection details. Always secret.
  */
 export interface ServiceConnection {
+    /**
+     * Database name.
+     */
     database?: string;
+    /**
+     * Public URL when external access is on; null otherwise.
+     */
     externalUrl?: string;
+    /**
+     * Host name, reachable from the environment's other services.
+     */
     host: string;
+    /**
+     * The user's password; empty for a read-only key.
+     */
     password?: string;
+    /**
+     * TCP port.
+     */
     port: number;
+    /**
+     * postgresql, mysql, mariadb, mongodb or redis.
+     */
     scheme: string;
+    /**
+     * The internal connection URL, password included.
+     */
     url?: string;
+    /**
+     * Database user.
+     */
     username?: string;
 }
 
 export interface ServiceEnvVar {
     /**
-     * Variable name.
+     * Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
      */
     key: string;
     /**
-     * Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+     * Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
      */
     scope?: string;
     /**
@@ -364,18 +502,18 @@ export interface ServiceEnvVar {
      */
     secret?: boolean;
     /**
-     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+     * Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
      */
     value: string;
 }
 
 export interface ServiceSecretFile {
     /**
-     * File content. Always secret.
+     * File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
      */
     content: string;
     /**
-     * Path the file is mounted at.
+     * Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
      */
     path: string;
 }

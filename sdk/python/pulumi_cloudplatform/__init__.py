@@ -45,8 +45,11 @@ from . import outputs
 if typing.TYPE_CHECKING:
     import pulumi_cloudplatform.config as __config
     config = __config
+    import pulumi_cloudplatform.testing as __testing
+    testing = __testing
 else:
     config = _utilities.lazy_import('pulumi_cloudplatform.config')
+    testing = _utilities.lazy_import('pulumi_cloudplatform.testing')
 
 _utilities.register(
     resource_modules="""

@@ -28,11 +28,11 @@ __all__ = [
 class CorsRuleArgsDict(TypedDict):
     allowed_methods: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
-    HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+    HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
     """
     allowed_origins: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
-    Origins the rule allows, e.g. https://app.example.com or *.
+    Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
     """
     allowed_headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -44,7 +44,7 @@ class CorsRuleArgsDict(TypedDict):
     """
     max_age_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    How long a browser may cache the preflight answer, in seconds.
+    How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
     """
 
 @pulumi.input_type
@@ -56,11 +56,11 @@ class CorsRuleArgs:
                  expose_headers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  max_age_seconds: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_headers: Request headers a preflight may ask for.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] expose_headers: Response headers the browser may read.
-        :param pulumi.Input[_builtins.int] max_age_seconds: How long a browser may cache the preflight answer, in seconds.
+        :param pulumi.Input[_builtins.int] max_age_seconds: How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         pulumi.set(__self__, "allowed_methods", allowed_methods)
         pulumi.set(__self__, "allowed_origins", allowed_origins)
@@ -75,7 +75,7 @@ class CorsRuleArgs:
     @pulumi.getter(name="allowedMethods")
     def allowed_methods(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_methods")
 
@@ -87,7 +87,7 @@ class CorsRuleArgs:
     @pulumi.getter(name="allowedOrigins")
     def allowed_origins(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Origins the rule allows, e.g. https://app.example.com or *.
+        Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_origins")
 
@@ -123,7 +123,7 @@ class CorsRuleArgs:
     @pulumi.getter(name="maxAgeSeconds")
     def max_age_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long a browser may cache the preflight answer, in seconds.
+        How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         return pulumi.get(self, "max_age_seconds")
 
@@ -135,7 +135,7 @@ class CorsRuleArgs:
 class DnsRecordSetRecordArgsDict(TypedDict):
     content: pulumi.Input[_builtins.str]
     """
-    The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+    The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
     """
     name: pulumi.Input[_builtins.str]
     """
@@ -147,11 +147,11 @@ class DnsRecordSetRecordArgsDict(TypedDict):
     """
     priority: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Priority, for MX and SRV records only. Default 10 for MX.
+    Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
     """
     ttl: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Time to live in seconds. Default: the platform's (3600).
+    Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
     """
 
 @pulumi.input_type
@@ -163,11 +163,11 @@ class DnsRecordSetRecordArgs:
                  priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         :param pulumi.Input[_builtins.str] name: '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
         :param pulumi.Input[_builtins.str] type: Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
-        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX.
-        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600).
+        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
+        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "name", name)
@@ -181,7 +181,7 @@ class DnsRecordSetRecordArgs:
     @pulumi.getter
     def content(self) -> pulumi.Input[_builtins.str]:
         """
-        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         """
         return pulumi.get(self, "content")
 
@@ -217,7 +217,7 @@ class DnsRecordSetRecordArgs:
     @pulumi.getter
     def priority(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Priority, for MX and SRV records only. Default 10 for MX.
+        Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
         """
         return pulumi.get(self, "priority")
 
@@ -229,7 +229,7 @@ class DnsRecordSetRecordArgs:
     @pulumi.getter
     def ttl(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Time to live in seconds. Default: the platform's (3600).
+        Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         return pulumi.get(self, "ttl")
 
@@ -241,15 +241,15 @@ class DnsRecordSetRecordArgs:
 class ServiceEnvVarArgsDict(TypedDict):
     key: pulumi.Input[_builtins.str]
     """
-    Variable name.
+    Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
     """
     value: pulumi.Input[_builtins.str]
     """
-    Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+    Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
     """
     scope: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+    Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
     """
     secret: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -264,9 +264,9 @@ class ServiceEnvVarArgs:
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  secret: pulumi.Input[Optional[_builtins.bool]] = None):
         """
-        :param pulumi.Input[_builtins.str] key: Variable name.
-        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
-        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        :param pulumi.Input[_builtins.str] key: Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
+        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
@@ -280,7 +280,7 @@ class ServiceEnvVarArgs:
     @pulumi.getter
     def key(self) -> pulumi.Input[_builtins.str]:
         """
-        Variable name.
+        Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
         """
         return pulumi.get(self, "key")
 
@@ -292,7 +292,7 @@ class ServiceEnvVarArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
         """
         return pulumi.get(self, "value")
 
@@ -304,7 +304,7 @@ class ServiceEnvVarArgs:
     @pulumi.getter
     def scope(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         """
         return pulumi.get(self, "scope")
 
@@ -328,11 +328,11 @@ class ServiceEnvVarArgs:
 class ServiceSecretFileArgsDict(TypedDict):
     content: pulumi.Input[_builtins.str]
     """
-    File content. Always secret.
+    File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
     """
     path: pulumi.Input[_builtins.str]
     """
-    Path the file is mounted at.
+    Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
     """
 
 @pulumi.input_type
@@ -341,8 +341,8 @@ class ServiceSecretFileArgs:
                  content: pulumi.Input[_builtins.str],
                  path: pulumi.Input[_builtins.str]):
         """
-        :param pulumi.Input[_builtins.str] content: File content. Always secret.
-        :param pulumi.Input[_builtins.str] path: Path the file is mounted at.
+        :param pulumi.Input[_builtins.str] content: File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
+        :param pulumi.Input[_builtins.str] path: Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "path", path)
@@ -351,7 +351,7 @@ class ServiceSecretFileArgs:
     @pulumi.getter
     def content(self) -> pulumi.Input[_builtins.str]:
         """
-        File content. Always secret.
+        File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
         """
         return pulumi.get(self, "content")
 
@@ -363,7 +363,7 @@ class ServiceSecretFileArgs:
     @pulumi.getter
     def path(self) -> pulumi.Input[_builtins.str]:
         """
-        Path the file is mounted at.
+        Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         return pulumi.get(self, "path")
 

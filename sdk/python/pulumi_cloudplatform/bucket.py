@@ -33,7 +33,7 @@ class BucketArgs:
 
         :param pulumi.Input[Sequence[pulumi.Input['CorsRuleArgs']]] cors_rules: The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
         :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
-        :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+        :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
         :param Any policy: The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
         :param pulumi.Input[_builtins.str] region: Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.
         :param pulumi.Input[_builtins.str] visibility: PRIVATE (the default) or PUBLIC_READ (anyone may read objects at publicBaseUrl). No route changes it, so a change replaces the bucket. Known values: PRIVATE, PUBLIC_READ (the set is open).
@@ -82,7 +82,7 @@ class BucketArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+        Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
         """
         return pulumi.get(self, "name")
 
@@ -154,13 +154,38 @@ class Bucket(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.
+        An object storage bucket with an S3-compatible endpoint, its CORS rules and its access policy. Its name is unique across the whole service (generated from the resource name when omitted). Deleting a bucket that holds objects needs `forceDestroy`.
+
+        ## Example Usage
+        ### A public bucket with CORS
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        assets = cloudplatform.Bucket("assets",
+            visibility="PUBLIC_READ",
+            cors_rules=[{
+                "allowed_methods": ["GET"],
+                "allowed_origins": ["https://www.example.com"],
+            }])
+        pulumi.export("endpoint", assets.endpoint)
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<region>/<name>`. A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Bucket myBucket '<workspaceId>/<region>/<name>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['CorsRuleArgs', 'CorsRuleArgsDict']]]] cors_rules: The bucket's whole CORS rule set, in order. Omitted: not managed. An empty list removes every rule.
         :param pulumi.Input[_builtins.bool] force_destroy: Let destroy (or a replacement) delete the bucket's objects too. Default false: deleting a bucket that holds objects fails. Set to true, it also lets the next `up` delete a bucket that a replacement left behind.
-        :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
+        :param pulumi.Input[_builtins.str] name: Bucket name, unique across the whole service: 3 to 63 characters, lowercase letters, digits, '.' and '-'. Omitted, it is the logical name plus a random suffix, generated once and kept. Changing it replaces the bucket.
         :param Any policy: The access-policy document: an object, or its JSON text. Compared as canonical JSON, so key order and whitespace are not changes. Omitted: not managed.
         :param pulumi.Input[_builtins.str] region: Region the bucket lives in. Defaults to the workspace's. Changing it replaces the bucket.
         :param pulumi.Input[_builtins.str] visibility: PRIVATE (the default) or PUBLIC_READ (anyone may read objects at publicBaseUrl). No route changes it, so a change replaces the bucket. Known values: PRIVATE, PUBLIC_READ (the set is open).
@@ -173,7 +198,32 @@ class Bucket(pulumi.CustomResource):
                  args: Optional[BucketArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An object storage bucket, with its CORS rules and access policy. Deleting one that holds objects needs forceDestroy.
+        An object storage bucket with an S3-compatible endpoint, its CORS rules and its access policy. Its name is unique across the whole service (generated from the resource name when omitted). Deleting a bucket that holds objects needs `forceDestroy`.
+
+        ## Example Usage
+        ### A public bucket with CORS
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        assets = cloudplatform.Bucket("assets",
+            visibility="PUBLIC_READ",
+            cors_rules=[{
+                "allowed_methods": ["GET"],
+                "allowed_origins": ["https://www.example.com"],
+            }])
+        pulumi.export("endpoint", assets.endpoint)
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<region>/<name>`. A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Bucket myBucket '<workspaceId>/<region>/<name>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param BucketArgs args: The arguments to use to populate this resource's properties.

@@ -66,7 +66,38 @@ class CustomDomain(pulumi.CustomResource):
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A custom domain on a web service (WEB or STATIC). Publish dnsTarget.records (or use VerifiedCustomDomain), then wait with CustomDomainVerification.
+        A custom domain on a web service (WEB or STATIC). Publish the records in `dnsTarget.records` (an apex domain gets an A record, a subdomain a CNAME) and remove the conflicts it lists, or use VerifiedCustomDomain to do both in a platform zone; CustomDomainVerification then waits until the domain is ACTIVE.
+
+        ## Example Usage
+        ### A custom domain on a web service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        www = cloudplatform.CustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com")
+        pulumi.export("dnsTarget", www.dns_target)
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:CustomDomain myCustomDomain '<serviceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -80,7 +111,38 @@ class CustomDomain(pulumi.CustomResource):
                  args: CustomDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A custom domain on a web service (WEB or STATIC). Publish dnsTarget.records (or use VerifiedCustomDomain), then wait with CustomDomainVerification.
+        A custom domain on a web service (WEB or STATIC). Publish the records in `dnsTarget.records` (an apex domain gets an A record, a subdomain a CNAME) and remove the conflicts it lists, or use VerifiedCustomDomain to do both in a platform zone; CustomDomainVerification then waits until the domain is ACTIVE.
+
+        ## Example Usage
+        ### A custom domain on a web service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        www = cloudplatform.CustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com")
+        pulumi.export("dnsTarget", www.dns_target)
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:CustomDomain myCustomDomain '<serviceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param CustomDomainArgs args: The arguments to use to populate this resource's properties.

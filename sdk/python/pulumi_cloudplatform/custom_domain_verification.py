@@ -26,7 +26,7 @@ class CustomDomainVerificationArgs:
         The set of arguments for constructing a CustomDomainVerification resource.
 
         :param pulumi.Input[_builtins.str] domain_id: The custom domain to verify. Changing it replaces the verification.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         pulumi.set(__self__, "domain_id", domain_id)
         if timeout is not None:
@@ -48,7 +48,7 @@ class CustomDomainVerificationArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -67,12 +67,45 @@ class CustomDomainVerification(pulumi.CustomResource):
                  timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Verifies a custom domain: re-checks DNS and waits (capped, jittered backoff) until it is ACTIVE; fails naming each missing, wrong or conflicting record.
+        Verifies a custom domain: re-checks DNS and waits, with capped, jittered backoff up to `timeout`, until it is ACTIVE. A failure names each missing, wrong or conflicting record.
+
+        ## Example Usage
+        ### Waiting for a custom domain to be active
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        www = cloudplatform.CustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com")
+        www_verified = cloudplatform.CustomDomainVerification("wwwVerified",
+            domain_id=www.id,
+            timeout="30m")
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:CustomDomainVerification myCustomDomainVerification '<serviceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] domain_id: The custom domain to verify. Changing it replaces the verification.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         ...
     @overload
@@ -81,7 +114,40 @@ class CustomDomainVerification(pulumi.CustomResource):
                  args: CustomDomainVerificationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Verifies a custom domain: re-checks DNS and waits (capped, jittered backoff) until it is ACTIVE; fails naming each missing, wrong or conflicting record.
+        Verifies a custom domain: re-checks DNS and waits, with capped, jittered backoff up to `timeout`, until it is ACTIVE. A failure names each missing, wrong or conflicting record.
+
+        ## Example Usage
+        ### Waiting for a custom domain to be active
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        www = cloudplatform.CustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com")
+        www_verified = cloudplatform.CustomDomainVerification("wwwVerified",
+            domain_id=www.id,
+            timeout="30m")
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<domainId>`. The resource's id in state is the custom domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:CustomDomainVerification myCustomDomainVerification '<serviceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param CustomDomainVerificationArgs args: The arguments to use to populate this resource's properties.

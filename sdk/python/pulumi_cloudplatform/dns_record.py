@@ -28,12 +28,12 @@ class DnsRecordArgs:
         """
         The set of arguments for constructing a DnsRecord resource.
 
-        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         :param pulumi.Input[_builtins.str] name: '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
         :param pulumi.Input[_builtins.str] type: Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
         :param pulumi.Input[_builtins.str] zone_id: The zone the record belongs to. Changing it replaces the record.
-        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX.
-        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600).
+        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
+        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "name", name)
@@ -48,7 +48,7 @@ class DnsRecordArgs:
     @pulumi.getter
     def content(self) -> pulumi.Input[_builtins.str]:
         """
-        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         """
         return pulumi.get(self, "content")
 
@@ -96,7 +96,7 @@ class DnsRecordArgs:
     @pulumi.getter
     def priority(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Priority, for MX and SRV records only. Default 10 for MX.
+        Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
         """
         return pulumi.get(self, "priority")
 
@@ -108,7 +108,7 @@ class DnsRecordArgs:
     @pulumi.getter
     def ttl(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Time to live in seconds. Default: the platform's (3600).
+        Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         return pulumi.get(self, "ttl")
 
@@ -131,14 +131,38 @@ class DnsRecord(pulumi.CustomResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        One DNS record in a platform zone.
+        One DNS record in a platform zone. Names are given relative to the zone (`@` for the apex); host names may carry a trailing dot, and TXT values may be quoted. Records the platform manages (mail, services) are not editable.
+
+        ## Example Usage
+        ### A CNAME record
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        www_record = cloudplatform.DnsRecord("wwwRecord",
+            zone_id=zone.id,
+            name="www",
+            type="CNAME",
+            content="shop.cloudplatform.app")
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>/<recordId>`. The resource's id in state is the record's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsRecord myDnsRecord '<zoneId>/<recordId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        :param pulumi.Input[_builtins.str] content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         :param pulumi.Input[_builtins.str] name: '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
-        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX.
-        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600).
+        :param pulumi.Input[_builtins.int] priority: Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
+        :param pulumi.Input[_builtins.int] ttl: Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         :param pulumi.Input[_builtins.str] type: Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
         :param pulumi.Input[_builtins.str] zone_id: The zone the record belongs to. Changing it replaces the record.
         """
@@ -149,7 +173,31 @@ class DnsRecord(pulumi.CustomResource):
                  args: DnsRecordArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One DNS record in a platform zone.
+        One DNS record in a platform zone. Names are given relative to the zone (`@` for the apex); host names may carry a trailing dot, and TXT values may be quoted. Records the platform manages (mail, services) are not editable.
+
+        ## Example Usage
+        ### A CNAME record
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        www_record = cloudplatform.DnsRecord("wwwRecord",
+            zone_id=zone.id,
+            name="www",
+            type="CNAME",
+            content="shop.cloudplatform.app")
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>/<recordId>`. The resource's id in state is the record's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsRecord myDnsRecord '<zoneId>/<recordId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsRecordArgs args: The arguments to use to populate this resource's properties.

@@ -67,7 +67,41 @@ class DnsRecordSet(pulumi.CustomResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.
+        A set of records in one zone, managed together: the records the set created are updated, added and deleted to match `records`, in any order. Records of the zone that the set did not create are never touched.
+
+        ## Example Usage
+        ### An apex A record and an MX record
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        site = cloudplatform.DnsRecordSet("site",
+            zone_id=zone.id,
+            records=[
+                {
+                    "name": "@",
+                    "type": "A",
+                    "content": "203.0.113.10",
+                },
+                {
+                    "name": "@",
+                    "type": "MX",
+                    "content": "mx.example.net",
+                    "priority": 10,
+                },
+            ])
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>/<recordId>,<recordId>,...`. The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsRecordSet myDnsRecordSet '<zoneId>/<recordId>,<recordId>,...'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -81,7 +115,41 @@ class DnsRecordSet(pulumi.CustomResource):
                  args: DnsRecordSetArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A set of records in one zone, managed together. Records of the zone that the set did not create are never touched.
+        A set of records in one zone, managed together: the records the set created are updated, added and deleted to match `records`, in any order. Records of the zone that the set did not create are never touched.
+
+        ## Example Usage
+        ### An apex A record and an MX record
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        site = cloudplatform.DnsRecordSet("site",
+            zone_id=zone.id,
+            records=[
+                {
+                    "name": "@",
+                    "type": "A",
+                    "content": "203.0.113.10",
+                },
+                {
+                    "name": "@",
+                    "type": "MX",
+                    "content": "mx.example.net",
+                    "priority": 10,
+                },
+            ])
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>/<recordId>,<recordId>,...`. The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsRecordSet myDnsRecordSet '<zoneId>/<recordId>,<recordId>,...'
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsRecordSetArgs args: The arguments to use to populate this resource's properties.

@@ -67,7 +67,27 @@ class DnsZone(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A DNS zone hosted by the platform. It is published once ownership is proven (see DnsZoneVerification).
+        A DNS zone hosted by the platform. It is published once ownership is proven, by pointing the domain's nameservers at the platform or publishing `verificationRecord` (a TXT record) where the domain is hosted now; DnsZoneVerification waits for that.
+
+        ## Example Usage
+        ### A zone and the record that proves ownership
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        pulumi.export("verification", zone.verification_record)
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsZone myDnsZone '<zoneId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -81,7 +101,27 @@ class DnsZone(pulumi.CustomResource):
                  args: DnsZoneArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A DNS zone hosted by the platform. It is published once ownership is proven (see DnsZoneVerification).
+        A DNS zone hosted by the platform. It is published once ownership is proven, by pointing the domain's nameservers at the platform or publishing `verificationRecord` (a TXT record) where the domain is hosted now; DnsZoneVerification waits for that.
+
+        ## Example Usage
+        ### A zone and the record that proves ownership
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        pulumi.export("verification", zone.verification_record)
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsZone myDnsZone '<zoneId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsZoneArgs args: The arguments to use to populate this resource's properties.

@@ -25,7 +25,7 @@ class DnsZoneVerificationArgs:
         The set of arguments for constructing a DnsZoneVerification resource.
 
         :param pulumi.Input[_builtins.str] zone_id: The zone to verify. Changing it replaces the verification.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         pulumi.set(__self__, "zone_id", zone_id)
         if timeout is not None:
@@ -47,7 +47,7 @@ class DnsZoneVerificationArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+        How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -66,11 +66,33 @@ class DnsZoneVerification(pulumi.CustomResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.
+        Waits until a DNS zone's ownership is proven (nameservers or the TXT `verificationRecord`) and the zone is published, polling with capped, jittered backoff up to `timeout`. Resources that need records served from the zone depend on it.
+
+        ## Example Usage
+        ### Waiting for a zone to be published
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven",
+            zone_id=zone.id,
+            timeout="15m")
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsZoneVerification myDnsZoneVerification '<zoneId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for proof of ownership, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] zone_id: The zone to verify. Changing it replaces the verification.
         """
         ...
@@ -80,7 +102,29 @@ class DnsZoneVerification(pulumi.CustomResource):
                  args: DnsZoneVerificationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Waits until a DNS zone's ownership is proven (nameservers or the TXT verificationRecord) and the zone is published.
+        Waits until a DNS zone's ownership is proven (nameservers or the TXT `verificationRecord`) and the zone is published, polling with capped, jittered backoff up to `timeout`. Resources that need records served from the zone depend on it.
+
+        ## Example Usage
+        ### Waiting for a zone to be published
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven",
+            zone_id=zone.id,
+            timeout="15m")
+        ```
+
+        ## Import
+
+        Import id: `<zoneId>`. The zone is looked up in the configured workspace.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:DnsZoneVerification myDnsZoneVerification '<zoneId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsZoneVerificationArgs args: The arguments to use to populate this resource's properties.

@@ -29,8 +29,8 @@ class EnvVarArgs:
 
         :param pulumi.Input[_builtins.str] key: Variable name. Changing it replaces the variable (the old key is deleted first).
         :param pulumi.Input[_builtins.str] service_id: Service the variable belongs to. Changing it replaces the variable.
-        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
-        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
+        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
@@ -69,7 +69,7 @@ class EnvVarArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
         """
         return pulumi.get(self, "value")
 
@@ -81,7 +81,7 @@ class EnvVarArgs:
     @pulumi.getter
     def scope(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         """
         return pulumi.get(self, "scope")
 
@@ -115,15 +115,46 @@ class EnvVar(pulumi.CustomResource):
                  value: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.
+        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+
+        ## Example Usage
+        ### An env var on a web service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        flag = cloudplatform.EnvVar("flag",
+            service_id=web.id,
+            key="FEATURE_FLAG",
+            value="on")
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<key>`. The same as the id a create gives it.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:EnvVar myEnvVar '<serviceId>/<key>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] key: Variable name. Changing it replaces the variable (the old key is deleted first).
-        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        :param pulumi.Input[_builtins.str] scope: Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         :param pulumi.Input[_builtins.bool] secret: Hide the value from read-only members, and keep it secret in state; default false.
         :param pulumi.Input[_builtins.str] service_id: Service the variable belongs to. Changing it replaces the variable.
-        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+        :param pulumi.Input[_builtins.str] value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
         """
         ...
     @overload
@@ -132,7 +163,38 @@ class EnvVar(pulumi.CustomResource):
                  args: EnvVarArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One environment variable of a service. It applies on the service's next deploy; for the first deploy, declare it in Service.envVars.
+        One environment variable of a service, managed on its own. A change applies on the service's next deploy (`pendingRedeploy` shows one is due); for the first deploy, declare the variable in `Service.envVars` instead. A secret variable's value is kept secret in state and hidden from read-only members.
+
+        ## Example Usage
+        ### An env var on a web service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        flag = cloudplatform.EnvVar("flag",
+            service_id=web.id,
+            key="FEATURE_FLAG",
+            value="on")
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>/<key>`. The same as the id a create gives it.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:EnvVar myEnvVar '<serviceId>/<key>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param EnvVarArgs args: The arguments to use to populate this resource's properties.

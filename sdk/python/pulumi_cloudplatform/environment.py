@@ -24,7 +24,7 @@ class EnvironmentArgs:
         """
         The set of arguments for constructing a Environment resource.
 
-        :param pulumi.Input[_builtins.str] name: Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+        :param pulumi.Input[_builtins.str] name: Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         :param pulumi.Input[_builtins.str] project_id: Project the environment belongs to. Changing it replaces the environment.
         """
         pulumi.set(__self__, "name", name)
@@ -34,7 +34,7 @@ class EnvironmentArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+        Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         """
         return pulumi.get(self, "name")
 
@@ -65,11 +65,34 @@ class Environment(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An environment of a project (for example production or staging).
+        An environment of a project, such as production or staging. Naming it DEV, UAT or PROD (any case) sets its tier (`kind`), which env vars can be scoped to. Deleting an environment tears down every service in it, data included.
+
+        ## Example Usage
+        ### A production environment
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        pulumi.export("tier", prod.kind)
+        ```
+
+        ## Import
+
+        Import id: `<environmentId>`.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Environment myEnvironment '<environmentId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] name: Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment.
+        :param pulumi.Input[_builtins.str] name: Environment name, unique within the project. DEV, UAT and PROD (any case) set the tier. Changing it replaces the environment. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         :param pulumi.Input[_builtins.str] project_id: Project the environment belongs to. Changing it replaces the environment.
         """
         ...
@@ -79,7 +102,30 @@ class Environment(pulumi.CustomResource):
                  args: EnvironmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An environment of a project (for example production or staging).
+        An environment of a project, such as production or staging. Naming it DEV, UAT or PROD (any case) sets its tier (`kind`), which env vars can be scoped to. Deleting an environment tears down every service in it, data included.
+
+        ## Example Usage
+        ### A production environment
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        pulumi.export("tier", prod.kind)
+        ```
+
+        ## Import
+
+        Import id: `<environmentId>`.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Environment myEnvironment '<environmentId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param EnvironmentArgs args: The arguments to use to populate this resource's properties.

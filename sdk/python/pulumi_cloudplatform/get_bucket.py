@@ -162,6 +162,16 @@ def get_bucket(name: Optional[_builtins.str] = None,
     """
     Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.
 
+    ## Example Usage
+    ### Looking a bucket up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    bucket = cloudplatform.get_bucket_output(name="assets")
+    pulumi.export("endpoint", bucket.endpoint)
+    ```
+
     :param _builtins.str name: The bucket's name.
     :param _builtins.str region: The bucket's region. Defaults to the workspace's.
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
@@ -190,6 +200,16 @@ def get_bucket_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBucketResult]:
     """
     Looks up a bucket by name and region: its endpoint, public address, visibility, CORS rules and policy.
+
+    ## Example Usage
+    ### Looking a bucket up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    bucket = cloudplatform.get_bucket_output(name="assets")
+    pulumi.export("endpoint", bucket.endpoint)
+    ```
 
     :param _builtins.str name: The bucket's name.
     :param _builtins.str region: The bucket's region. Defaults to the workspace's.

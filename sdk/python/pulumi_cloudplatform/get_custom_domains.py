@@ -52,6 +52,18 @@ def get_custom_domains(service_id: Optional[_builtins.str] = None,
     """
     The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.
 
+    ## Example Usage
+    ### A service's custom domains
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_custom_domains_output(service_id=service_id)
+    pulumi.export("domains", result.domains)
+    ```
+
     :param _builtins.str service_id: The service's id.
     """
     __args__ = dict()
@@ -65,6 +77,18 @@ def get_custom_domains_output(service_id: pulumi.Input[Optional[_builtins.str]] 
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCustomDomainsResult]:
     """
     The custom domains of a service, oldest first: each with its status, DNS target, conflicts and last check.
+
+    ## Example Usage
+    ### A service's custom domains
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_custom_domains_output(service_id=service_id)
+    pulumi.export("domains", result.domains)
+    ```
 
     :param _builtins.str service_id: The service's id.
     """

@@ -173,6 +173,16 @@ def get_dns_zone(name: Optional[_builtins.str] = None,
     """
     Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.
 
+    ## Example Usage
+    ### Looking a zone up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    zone = cloudplatform.get_dns_zone_output(name="example.com")
+    pulumi.export("zoneId", zone.id)
+    ```
+
     :param _builtins.str name: The zone's domain name, e.g. example.com.
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
     """
@@ -199,6 +209,16 @@ def get_dns_zone_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsZoneResult]:
     """
     Looks up a platform DNS zone by name: its id, whether it is published, and how to verify it.
+
+    ## Example Usage
+    ### Looking a zone up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    zone = cloudplatform.get_dns_zone_output(name="example.com")
+    pulumi.export("zoneId", zone.id)
+    ```
 
     :param _builtins.str name: The zone's domain name, e.g. example.com.
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.

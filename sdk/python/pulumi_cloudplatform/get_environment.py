@@ -147,6 +147,18 @@ def get_environment(environment_id: Optional[_builtins.str] = None,
     """
     Looks up an environment by id.
 
+    ## Example Usage
+    ### Reading an environment
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    environment_id = config.require("environmentId")
+    result = cloudplatform.get_environment_output(environment_id=environment_id)
+    pulumi.export("kind", result.kind)
+    ```
+
     :param _builtins.str environment_id: The environment's id.
     """
     __args__ = dict()
@@ -168,6 +180,18 @@ def get_environment_output(environment_id: pulumi.Input[Optional[_builtins.str]]
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEnvironmentResult]:
     """
     Looks up an environment by id.
+
+    ## Example Usage
+    ### Reading an environment
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    environment_id = config.require("environmentId")
+    result = cloudplatform.get_environment_output(environment_id=environment_id)
+    pulumi.export("kind", result.kind)
+    ```
 
     :param _builtins.str environment_id: The environment's id.
     """

@@ -210,6 +210,16 @@ def get_mail_domain(domain_id: Optional[_builtins.str] = None,
     """
     Looks up a sending domain by id or name: its status, records to publish, zone and quota.
 
+    ## Example Usage
+    ### Looking a sending domain up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    mail = cloudplatform.get_mail_domain_output(name="mail.example.com")
+    pulumi.export("status", mail.status)
+    ```
+
     :param _builtins.str domain_id: The domain's id; or give its name.
     :param _builtins.str name: The sending domain's name; or give its id.
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
@@ -242,6 +252,16 @@ def get_mail_domain_output(domain_id: pulumi.Input[Optional[Optional[_builtins.s
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMailDomainResult]:
     """
     Looks up a sending domain by id or name: its status, records to publish, zone and quota.
+
+    ## Example Usage
+    ### Looking a sending domain up by name
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    mail = cloudplatform.get_mail_domain_output(name="mail.example.com")
+    pulumi.export("status", mail.status)
+    ```
 
     :param _builtins.str domain_id: The domain's id; or give its name.
     :param _builtins.str name: The sending domain's name; or give its id.

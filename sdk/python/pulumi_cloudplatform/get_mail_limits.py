@@ -88,6 +88,16 @@ def get_mail_limits(workspace_id: Optional[_builtins.str] = None,
     """
     The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.
 
+    ## Example Usage
+    ### Reading the email API's limits
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    limits = cloudplatform.get_mail_limits_output()
+    pulumi.export("domains", limits.domains)
+    ```
+
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
     """
     __args__ = dict()
@@ -104,6 +114,16 @@ def get_mail_limits_output(workspace_id: pulumi.Input[Optional[Optional[_builtin
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMailLimitsResult]:
     """
     The email API's limits (GET /v1/limits): the static limits, the key's send rate, and each sending domain's daily quota. Needs a key with EMAIL_SEND.
+
+    ## Example Usage
+    ### Reading the email API's limits
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    limits = cloudplatform.get_mail_limits_output()
+    pulumi.export("domains", limits.domains)
+    ```
 
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
     """

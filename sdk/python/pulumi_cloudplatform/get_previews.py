@@ -52,6 +52,18 @@ def get_previews(service_id: Optional[_builtins.str] = None,
     """
     The pull-request previews of a service (open and closed), with their status, URL and environment.
 
+    ## Example Usage
+    ### A service's pull-request previews
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_previews_output(service_id=service_id)
+    pulumi.export("previews", result.previews)
+    ```
+
     :param _builtins.str service_id: The service's id.
     """
     __args__ = dict()
@@ -65,6 +77,18 @@ def get_previews_output(service_id: pulumi.Input[Optional[_builtins.str]] = None
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPreviewsResult]:
     """
     The pull-request previews of a service (open and closed), with their status, URL and environment.
+
+    ## Example Usage
+    ### A service's pull-request previews
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_previews_output(service_id=service_id)
+    pulumi.export("previews", result.previews)
+    ```
 
     :param _builtins.str service_id: The service's id.
     """

@@ -158,6 +158,16 @@ class AwaitableGetPricingResult(GetPricingResult):
 def get_pricing(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPricingResult:
     """
     The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.
+
+    ## Example Usage
+    ### Reading the pricing catalogue
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    pricing = cloudplatform.get_pricing_output()
+    pulumi.export("currency", pricing.currency)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -177,6 +187,16 @@ def get_pricing(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPric
 def get_pricing_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPricingResult]:
     """
     The pricing catalogue: instance tiers with their sizes and prices, unit rates and free allowances.
+
+    ## Example Usage
+    ### Reading the pricing catalogue
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    pricing = cloudplatform.get_pricing_output()
+    pulumi.export("currency", pricing.currency)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -159,6 +159,18 @@ def get_project(project_id: Optional[_builtins.str] = None,
     """
     Looks up a project by id.
 
+    ## Example Usage
+    ### Reading a project
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    result = cloudplatform.get_project_output(project_id=project_id)
+    pulumi.export("name", result.name)
+    ```
+
     :param _builtins.str project_id: The project's id.
     """
     __args__ = dict()
@@ -181,6 +193,18 @@ def get_project_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProjectResult]:
     """
     Looks up a project by id.
+
+    ## Example Usage
+    ### Reading a project
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    result = cloudplatform.get_project_output(project_id=project_id)
+    pulumi.export("name", result.name)
+    ```
 
     :param _builtins.str project_id: The project's id.
     """

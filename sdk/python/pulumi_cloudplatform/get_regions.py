@@ -47,6 +47,16 @@ class AwaitableGetRegionsResult(GetRegionsResult):
 def get_regions(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegionsResult:
     """
     The regions services can be placed in, and whether a FREE service can run there.
+
+    ## Example Usage
+    ### Listing the regions
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    all = cloudplatform.get_regions_output()
+    pulumi.export("regions", all.regions)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -57,6 +67,16 @@ def get_regions(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegi
 def get_regions_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegionsResult]:
     """
     The regions services can be placed in, and whether a FREE service can run there.
+
+    ## Example Usage
+    ### Listing the regions
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    all = cloudplatform.get_regions_output()
+    pulumi.export("regions", all.regions)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

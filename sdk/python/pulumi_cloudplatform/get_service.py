@@ -129,6 +129,18 @@ def get_service(service_id: Optional[_builtins.str] = None,
     """
     Looks up a service by id: its type, status, health, URL and region.
 
+    ## Example Usage
+    ### Reading a service's status
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_service_output(service_id=service_id)
+    pulumi.export("status", result.status)
+    ```
+
     :param _builtins.str service_id: The service's id.
     """
     __args__ = dict()
@@ -151,6 +163,18 @@ def get_service_output(service_id: pulumi.Input[Optional[_builtins.str]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServiceResult]:
     """
     Looks up a service by id: its type, status, health, URL and region.
+
+    ## Example Usage
+    ### Reading a service's status
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    result = cloudplatform.get_service_output(service_id=service_id)
+    pulumi.export("status", result.status)
+    ```
 
     :param _builtins.str service_id: The service's id.
     """

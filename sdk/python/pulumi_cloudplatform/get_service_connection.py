@@ -55,6 +55,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def database(self) -> Optional[_builtins.str]:
+        """
+        Database name.
+        """
         return pulumi.get(self, "database")
 
     @_builtins.property
@@ -68,6 +71,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def host(self) -> _builtins.str:
+        """
+        Host name, reachable from the environment's other services.
+        """
         return pulumi.get(self, "host")
 
     @_builtins.property
@@ -81,6 +87,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def port(self) -> _builtins.float:
+        """
+        TCP port.
+        """
         return pulumi.get(self, "port")
 
     @_builtins.property
@@ -94,6 +103,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter(name="serviceId")
     def service_id(self) -> _builtins.str:
+        """
+        The database service's id.
+        """
         return pulumi.get(self, "service_id")
 
     @_builtins.property
@@ -107,6 +119,9 @@ class GetServiceConnectionResult:
     @_builtins.property
     @pulumi.getter
     def user(self) -> Optional[_builtins.str]:
+        """
+        Database user.
+        """
         return pulumi.get(self, "user")
 
 
@@ -132,6 +147,19 @@ def get_service_connection(service_id: Optional[_builtins.str] = None,
     """
     How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
 
+    ## Example Usage
+    ### A database's connection details
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    connection = cloudplatform.get_service_connection_output(service_id=service_id)
+    pulumi.export("host", connection.host)
+    pulumi.export("databaseUrl", pulumi.Output.secret(connection.url))
+    ```
+
     :param _builtins.str service_id: The database service's id.
     """
     __args__ = dict()
@@ -153,6 +181,19 @@ def get_service_connection_output(service_id: pulumi.Input[Optional[_builtins.st
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServiceConnectionResult]:
     """
     How to reach a database service: host, port, database, user and password. The Output form is secret as a whole (the URL holds the password). A read-only key gets an empty password.
+
+    ## Example Usage
+    ### A database's connection details
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    config = pulumi.Config()
+    service_id = config.require("serviceId")
+    connection = cloudplatform.get_service_connection_output(service_id=service_id)
+    pulumi.export("host", connection.host)
+    pulumi.export("databaseUrl", pulumi.Output.secret(connection.url))
+    ```
 
     :param _builtins.str service_id: The database service's id.
     """

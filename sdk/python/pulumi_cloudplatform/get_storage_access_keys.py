@@ -52,6 +52,16 @@ def get_storage_access_keys(workspace_id: Optional[_builtins.str] = None,
     """
     Lists the workspace's storage access keys: ids only, never secrets.
 
+    ## Example Usage
+    ### Listing the storage access keys
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    access = cloudplatform.get_storage_access_keys_output()
+    pulumi.export("keys", access.keys)
+    ```
+
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
     """
     __args__ = dict()
@@ -65,6 +75,16 @@ def get_storage_access_keys_output(workspace_id: pulumi.Input[Optional[Optional[
                                    opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetStorageAccessKeysResult]:
     """
     Lists the workspace's storage access keys: ids only, never secrets.
+
+    ## Example Usage
+    ### Listing the storage access keys
+    ```python
+    import pulumi
+    import pulumi_cloudplatform as cloudplatform
+
+    access = cloudplatform.get_storage_access_keys_output()
+    pulumi.export("keys", access.keys)
+    ```
 
     :param _builtins.str workspace_id: Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
     """

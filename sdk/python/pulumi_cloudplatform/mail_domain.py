@@ -84,7 +84,27 @@ class MailDomain(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.
+        A mail sending domain for the email API. Its `records` (DKIM, SPF, MX and DMARC) must be published in DNS, by hand, with DnsRecordSet, or in one declaration with VerifiedMailDomain; MailDomainVerification then waits until it is VERIFIED. A verified domain starts at a daily quota of 200 messages.
+
+        ## Example Usage
+        ### A sending domain and the records to publish
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        mail = cloudplatform.MailDomain("mail", name="mail.example.com")
+        pulumi.export("records", mail.records)
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:MailDomain myMailDomain '<workspaceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -99,7 +119,27 @@ class MailDomain(pulumi.CustomResource):
                  args: MailDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A mail sending domain. Publish its records (or use VerifiedMailDomain), then verify it with MailDomainVerification.
+        A mail sending domain for the email API. Its `records` (DKIM, SPF, MX and DMARC) must be published in DNS, by hand, with DnsRecordSet, or in one declaration with VerifiedMailDomain; MailDomainVerification then waits until it is VERIFIED. A verified domain starts at a daily quota of 200 messages.
+
+        ## Example Usage
+        ### A sending domain and the records to publish
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        mail = cloudplatform.MailDomain("mail", name="mail.example.com")
+        pulumi.export("records", mail.records)
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:MailDomain myMailDomain '<workspaceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param MailDomainArgs args: The arguments to use to populate this resource's properties.

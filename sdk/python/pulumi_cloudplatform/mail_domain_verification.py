@@ -27,7 +27,7 @@ class MailDomainVerificationArgs:
         The set of arguments for constructing a MailDomainVerification resource.
 
         :param pulumi.Input[_builtins.str] domain_id: The mail domain to verify. Changing it replaces the verification.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
         """
         pulumi.set(__self__, "domain_id", domain_id)
@@ -52,7 +52,7 @@ class MailDomainVerificationArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+        How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -84,12 +84,34 @@ class MailDomainVerification(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Verifies a mail domain: re-checks DNS and waits (capped, jittered backoff) until it is VERIFIED; fails naming every failing record.
+        Verifies a mail domain: re-checks its DNS records and waits, with capped, jittered backoff up to `timeout`, until it is VERIFIED. A failure names every failing record and what was found wrong.
+
+        ## Example Usage
+        ### Waiting for a sending domain to verify
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        mail = cloudplatform.MailDomain("mail", name="mail.example.com")
+        mail_verified = cloudplatform.MailDomainVerification("mailVerified",
+            domain_id=mail.id,
+            timeout="30m")
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:MailDomainVerification myMailDomainVerification '<workspaceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] domain_id: The mail domain to verify. Changing it replaces the verification.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to verify, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
         """
         ...
@@ -99,7 +121,29 @@ class MailDomainVerification(pulumi.CustomResource):
                  args: MailDomainVerificationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Verifies a mail domain: re-checks DNS and waits (capped, jittered backoff) until it is VERIFIED; fails naming every failing record.
+        Verifies a mail domain: re-checks its DNS records and waits, with capped, jittered backoff up to `timeout`, until it is VERIFIED. A failure names every failing record and what was found wrong.
+
+        ## Example Usage
+        ### Waiting for a sending domain to verify
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        mail = cloudplatform.MailDomain("mail", name="mail.example.com")
+        mail_verified = cloudplatform.MailDomainVerification("mailVerified",
+            domain_id=mail.id,
+            timeout="30m")
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<domainId>`. A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:MailDomainVerification myMailDomainVerification '<workspaceId>/<domainId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param MailDomainVerificationArgs args: The arguments to use to populate this resource's properties.

@@ -70,11 +70,11 @@ class CorsRule(dict):
                  expose_headers: Optional[Sequence[_builtins.str]] = None,
                  max_age_seconds: Optional[_builtins.int] = None):
         """
-        :param Sequence[_builtins.str] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
-        :param Sequence[_builtins.str] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *.
+        :param Sequence[_builtins.str] allowed_methods: HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
+        :param Sequence[_builtins.str] allowed_origins: Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         :param Sequence[_builtins.str] allowed_headers: Request headers a preflight may ask for.
         :param Sequence[_builtins.str] expose_headers: Response headers the browser may read.
-        :param _builtins.int max_age_seconds: How long a browser may cache the preflight answer, in seconds.
+        :param _builtins.int max_age_seconds: How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         pulumi.set(__self__, "allowed_methods", allowed_methods)
         pulumi.set(__self__, "allowed_origins", allowed_origins)
@@ -89,7 +89,7 @@ class CorsRule(dict):
     @pulumi.getter(name="allowedMethods")
     def allowed_methods(self) -> Sequence[_builtins.str]:
         """
-        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD.
+        HTTP methods the rule allows: GET, PUT, POST, DELETE, HEAD. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_methods")
 
@@ -97,7 +97,7 @@ class CorsRule(dict):
     @pulumi.getter(name="allowedOrigins")
     def allowed_origins(self) -> Sequence[_builtins.str]:
         """
-        Origins the rule allows, e.g. https://app.example.com or *.
+        Origins the rule allows, e.g. https://app.example.com or *. Limits: at least 1 entry.
         """
         return pulumi.get(self, "allowed_origins")
 
@@ -121,7 +121,7 @@ class CorsRule(dict):
     @pulumi.getter(name="maxAgeSeconds")
     def max_age_seconds(self) -> Optional[_builtins.int]:
         """
-        How long a browser may cache the preflight answer, in seconds.
+        How long a browser may cache the preflight answer, in seconds. Limits: at least 0.
         """
         return pulumi.get(self, "max_age_seconds")
 
@@ -437,11 +437,11 @@ class DnsRecordSetRecord(dict):
                  priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
-        :param _builtins.str content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        :param _builtins.str content: The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         :param _builtins.str name: '@' for the zone apex, or a name relative to the zone ('www', 'sel._domainkey.mail'). A full name inside the zone (with or without the trailing dot) is accepted and compared as the relative one; case is ignored.
         :param _builtins.str type: Record type: A, AAAA, ALIAS, CAA, CNAME, MX, NS, SRV, TXT (case is ignored).
-        :param _builtins.int priority: Priority, for MX and SRV records only. Default 10 for MX.
-        :param _builtins.int ttl: Time to live in seconds. Default: the platform's (3600).
+        :param _builtins.int priority: Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
+        :param _builtins.int ttl: Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "name", name)
@@ -455,7 +455,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def content(self) -> _builtins.str:
         """
-        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot.
+        The record's value. TXT values may be given quoted or split into quoted strings; host names may carry a trailing dot. Limits: 1 to 4096 characters.
         """
         return pulumi.get(self, "content")
 
@@ -479,7 +479,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def priority(self) -> Optional[_builtins.int]:
         """
-        Priority, for MX and SRV records only. Default 10 for MX.
+        Priority, for MX and SRV records only. Default 10 for MX. Limits: 0 to 65535.
         """
         return pulumi.get(self, "priority")
 
@@ -487,7 +487,7 @@ class DnsRecordSetRecord(dict):
     @pulumi.getter
     def ttl(self) -> Optional[_builtins.int]:
         """
-        Time to live in seconds. Default: the platform's (3600).
+        Time to live in seconds. Default: the platform's (3600). Limits: 60 to 86400.
         """
         return pulumi.get(self, "ttl")
 
@@ -560,8 +560,14 @@ class GetMailLimitsResultDomain(dict):
                  sent_today: Optional[_builtins.float] = None,
                  status: Optional[_builtins.str] = None):
         """
+        :param _builtins.str name: The sending domain.
         :param _builtins.float daily_quota: Recipients the domain may send to today (0 until verified).
-        :param _builtins.float max_daily_quota: The self-serve ceiling the quota grows to.
+        :param _builtins.str id: The domain's id.
+        :param _builtins.float max_daily_quota: The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000.
+        :param _builtins.str quota_resets_at: When today's count starts again (ISO 8601).
+        :param _builtins.float remaining_today: Recipients left today.
+        :param _builtins.float sent_today: Recipients sent to today (UTC day).
+        :param _builtins.str status: PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
         """
         pulumi.set(__self__, "name", name)
         if daily_quota is not None:
@@ -582,6 +588,9 @@ class GetMailLimitsResultDomain(dict):
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        The sending domain.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
@@ -595,34 +604,49 @@ class GetMailLimitsResultDomain(dict):
     @_builtins.property
     @pulumi.getter
     def id(self) -> Optional[_builtins.str]:
+        """
+        The domain's id.
+        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter(name="maxDailyQuota")
     def max_daily_quota(self) -> Optional[_builtins.float]:
         """
-        The self-serve ceiling the quota grows to.
+        The self-serve ceiling: the quota starts at 200 and doubles per full day of clean sending, up to 50,000.
         """
         return pulumi.get(self, "max_daily_quota")
 
     @_builtins.property
     @pulumi.getter(name="quotaResetsAt")
     def quota_resets_at(self) -> Optional[_builtins.str]:
+        """
+        When today's count starts again (ISO 8601).
+        """
         return pulumi.get(self, "quota_resets_at")
 
     @_builtins.property
     @pulumi.getter(name="remainingToday")
     def remaining_today(self) -> Optional[_builtins.float]:
+        """
+        Recipients left today.
+        """
         return pulumi.get(self, "remaining_today")
 
     @_builtins.property
     @pulumi.getter(name="sentToday")
     def sent_today(self) -> Optional[_builtins.float]:
+        """
+        Recipients sent to today (UTC day).
+        """
         return pulumi.get(self, "sent_today")
 
     @_builtins.property
     @pulumi.getter
     def status(self) -> Optional[_builtins.str]:
+        """
+        PENDING, VERIFIED, BROKEN or SUSPENDED (the set is open).
+        """
         return pulumi.get(self, "status")
 
 
@@ -642,6 +666,15 @@ class GetMailLimitsResultLimits(dict):
                  tags_per_message: Optional[_builtins.float] = None):
         """
         Per-message and per-request limits.
+
+        :param _builtins.float headers_per_message: Custom headers of one message (25 on the platform).
+        :param _builtins.float message_size_bytes: Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+        :param _builtins.float messages_per_batch: Messages of one batch send (100 on the platform).
+        :param _builtins.float page_size_max: Largest page of an email list (100 on the platform).
+        :param _builtins.float recipients_per_message: Recipients of one message, to, cc and bcc together (50 on the platform).
+        :param _builtins.float tag_key_max_length: Characters of a tag's key (64 on the platform).
+        :param _builtins.float tag_value_max_length: Characters of a tag's value (256 on the platform).
+        :param _builtins.float tags_per_message: Tags of one message (10 on the platform).
         """
         if headers_per_message is not None:
             pulumi.set(__self__, "headers_per_message", headers_per_message)
@@ -663,41 +696,65 @@ class GetMailLimitsResultLimits(dict):
     @_builtins.property
     @pulumi.getter(name="headersPerMessage")
     def headers_per_message(self) -> Optional[_builtins.float]:
+        """
+        Custom headers of one message (25 on the platform).
+        """
         return pulumi.get(self, "headers_per_message")
 
     @_builtins.property
     @pulumi.getter(name="messageSizeBytes")
     def message_size_bytes(self) -> Optional[_builtins.float]:
+        """
+        Size of one message in bytes: html, text and attachments (10 MiB on the platform).
+        """
         return pulumi.get(self, "message_size_bytes")
 
     @_builtins.property
     @pulumi.getter(name="messagesPerBatch")
     def messages_per_batch(self) -> Optional[_builtins.float]:
+        """
+        Messages of one batch send (100 on the platform).
+        """
         return pulumi.get(self, "messages_per_batch")
 
     @_builtins.property
     @pulumi.getter(name="pageSizeMax")
     def page_size_max(self) -> Optional[_builtins.float]:
+        """
+        Largest page of an email list (100 on the platform).
+        """
         return pulumi.get(self, "page_size_max")
 
     @_builtins.property
     @pulumi.getter(name="recipientsPerMessage")
     def recipients_per_message(self) -> Optional[_builtins.float]:
+        """
+        Recipients of one message, to, cc and bcc together (50 on the platform).
+        """
         return pulumi.get(self, "recipients_per_message")
 
     @_builtins.property
     @pulumi.getter(name="tagKeyMaxLength")
     def tag_key_max_length(self) -> Optional[_builtins.float]:
+        """
+        Characters of a tag's key (64 on the platform).
+        """
         return pulumi.get(self, "tag_key_max_length")
 
     @_builtins.property
     @pulumi.getter(name="tagValueMaxLength")
     def tag_value_max_length(self) -> Optional[_builtins.float]:
+        """
+        Characters of a tag's value (256 on the platform).
+        """
         return pulumi.get(self, "tag_value_max_length")
 
     @_builtins.property
     @pulumi.getter(name="tagsPerMessage")
     def tags_per_message(self) -> Optional[_builtins.float]:
+        """
+        Tags of one message (10 on the platform).
+        """
         return pulumi.get(self, "tags_per_message")
 
 
@@ -711,6 +768,9 @@ class GetMailLimitsResultRateLimit(dict):
                  requests_per_minute: Optional[_builtins.float] = None):
         """
         The key's send rate and what is left of the current minute.
+
+        :param _builtins.float remaining: Requests left in the current minute.
+        :param _builtins.float requests_per_minute: Send requests the key may make per minute (3,000 on the platform).
         """
         if remaining is not None:
             pulumi.set(__self__, "remaining", remaining)
@@ -720,11 +780,17 @@ class GetMailLimitsResultRateLimit(dict):
     @_builtins.property
     @pulumi.getter
     def remaining(self) -> Optional[_builtins.float]:
+        """
+        Requests left in the current minute.
+        """
         return pulumi.get(self, "remaining")
 
     @_builtins.property
     @pulumi.getter(name="requestsPerMinute")
     def requests_per_minute(self) -> Optional[_builtins.float]:
+        """
+        Send requests the key may make per minute (3,000 on the platform).
+        """
         return pulumi.get(self, "requests_per_minute")
 
 
@@ -740,8 +806,14 @@ class GetPricingResultServiceTier(dict):
                  memory_mb: Optional[_builtins.float] = None,
                  storage_mb: Optional[_builtins.float] = None):
         """
-        :param _builtins.float price_kobo: Monthly price in kobo.
+        :param _builtins.float price_kobo: Monthly price in kobo (1/100 of the currency's unit).
         :param _builtins.str tier: FREE, PRO, STANDARD or STARTER (the set is open).
+        :param _builtins.float cpu_millicores: CPU in millicores (1000 is one vCPU).
+        :param _builtins.str currency: Currency of the price.
+        :param _builtins.str family: The tier's instance family.
+        :param _builtins.str label: Human name of the tier.
+        :param _builtins.float memory_mb: Memory in MB.
+        :param _builtins.float storage_mb: Disk in MB; null when the tier has no fixed disk.
         """
         pulumi.set(__self__, "price_kobo", price_kobo)
         pulumi.set(__self__, "tier", tier)
@@ -762,7 +834,7 @@ class GetPricingResultServiceTier(dict):
     @pulumi.getter(name="priceKobo")
     def price_kobo(self) -> _builtins.float:
         """
-        Monthly price in kobo.
+        Monthly price in kobo (1/100 of the currency's unit).
         """
         return pulumi.get(self, "price_kobo")
 
@@ -777,31 +849,49 @@ class GetPricingResultServiceTier(dict):
     @_builtins.property
     @pulumi.getter(name="cpuMillicores")
     def cpu_millicores(self) -> Optional[_builtins.float]:
+        """
+        CPU in millicores (1000 is one vCPU).
+        """
         return pulumi.get(self, "cpu_millicores")
 
     @_builtins.property
     @pulumi.getter
     def currency(self) -> Optional[_builtins.str]:
+        """
+        Currency of the price.
+        """
         return pulumi.get(self, "currency")
 
     @_builtins.property
     @pulumi.getter
     def family(self) -> Optional[_builtins.str]:
+        """
+        The tier's instance family.
+        """
         return pulumi.get(self, "family")
 
     @_builtins.property
     @pulumi.getter
     def label(self) -> Optional[_builtins.str]:
+        """
+        Human name of the tier.
+        """
         return pulumi.get(self, "label")
 
     @_builtins.property
     @pulumi.getter(name="memoryMb")
     def memory_mb(self) -> Optional[_builtins.float]:
+        """
+        Memory in MB.
+        """
         return pulumi.get(self, "memory_mb")
 
     @_builtins.property
     @pulumi.getter(name="storageMb")
     def storage_mb(self) -> Optional[_builtins.float]:
+        """
+        Disk in MB; null when the tier has no fixed disk.
+        """
         return pulumi.get(self, "storage_mb")
 
 
@@ -812,6 +902,12 @@ class GetRegionsResultRegion(dict):
                  is_default: _builtins.bool,
                  region: _builtins.str,
                  label: Optional[_builtins.str] = None):
+        """
+        :param _builtins.bool free_tier: True when a FREE service can run there.
+        :param _builtins.bool is_default: True for the region used when none is named.
+        :param _builtins.str region: The region key, e.g. af-west-1: what `region` inputs take.
+        :param _builtins.str label: Human name of the region.
+        """
         pulumi.set(__self__, "free_tier", free_tier)
         pulumi.set(__self__, "is_default", is_default)
         pulumi.set(__self__, "region", region)
@@ -821,21 +917,33 @@ class GetRegionsResultRegion(dict):
     @_builtins.property
     @pulumi.getter(name="freeTier")
     def free_tier(self) -> _builtins.bool:
+        """
+        True when a FREE service can run there.
+        """
         return pulumi.get(self, "free_tier")
 
     @_builtins.property
     @pulumi.getter(name="isDefault")
     def is_default(self) -> _builtins.bool:
+        """
+        True for the region used when none is named.
+        """
         return pulumi.get(self, "is_default")
 
     @_builtins.property
     @pulumi.getter
     def region(self) -> _builtins.str:
+        """
+        The region key, e.g. af-west-1: what `region` inputs take.
+        """
         return pulumi.get(self, "region")
 
     @_builtins.property
     @pulumi.getter
     def label(self) -> Optional[_builtins.str]:
+        """
+        Human name of the region.
+        """
         return pulumi.get(self, "label")
 
 
@@ -1070,9 +1178,21 @@ class PrPreview(dict):
         :param _builtins.str id: The preview's id.
         :param _builtins.float pr_number: The pull request's number.
         :param _builtins.str status: ACTIVE, CLOSED, CREATING, FAILED or UPDATING (the set is open).
+        :param _builtins.str author_login: Who opened the pull request.
+        :param _builtins.str base_ref: The branch the pull request merges into.
+        :param _builtins.str created_at: Creation time (ISO 8601).
         :param _builtins.str environment_id: The preview environment (isPreview).
+        :param _builtins.str error: Why the preview failed; null otherwise.
         :param _builtins.str head_ref: The pull request's branch.
+        :param _builtins.str head_sha: The commit the preview runs.
+        :param _builtins.str last_deployment_id: The preview's latest deploy.
+        :param _builtins.str preview_postgres_service_id: The preview's own Postgres database, when it has one.
+        :param _builtins.str preview_web_service_id: The web service the preview runs.
+        :param _builtins.str project_id: The project of the source service.
+        :param _builtins.str repo_full_name: The repository, owner/name.
         :param _builtins.str source_service_id: The service the preview copies.
+        :param _builtins.str title: The pull request's title.
+        :param _builtins.str updated_at: Last change (ISO 8601).
         :param _builtins.str url: Where the preview is served.
         """
         pulumi.set(__self__, "id", id)
@@ -1138,16 +1258,25 @@ class PrPreview(dict):
     @_builtins.property
     @pulumi.getter(name="authorLogin")
     def author_login(self) -> Optional[_builtins.str]:
+        """
+        Who opened the pull request.
+        """
         return pulumi.get(self, "author_login")
 
     @_builtins.property
     @pulumi.getter(name="baseRef")
     def base_ref(self) -> Optional[_builtins.str]:
+        """
+        The branch the pull request merges into.
+        """
         return pulumi.get(self, "base_ref")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time (ISO 8601).
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
@@ -1161,6 +1290,9 @@ class PrPreview(dict):
     @_builtins.property
     @pulumi.getter
     def error(self) -> Optional[_builtins.str]:
+        """
+        Why the preview failed; null otherwise.
+        """
         return pulumi.get(self, "error")
 
     @_builtins.property
@@ -1174,31 +1306,49 @@ class PrPreview(dict):
     @_builtins.property
     @pulumi.getter(name="headSha")
     def head_sha(self) -> Optional[_builtins.str]:
+        """
+        The commit the preview runs.
+        """
         return pulumi.get(self, "head_sha")
 
     @_builtins.property
     @pulumi.getter(name="lastDeploymentId")
     def last_deployment_id(self) -> Optional[_builtins.str]:
+        """
+        The preview's latest deploy.
+        """
         return pulumi.get(self, "last_deployment_id")
 
     @_builtins.property
     @pulumi.getter(name="previewPostgresServiceId")
     def preview_postgres_service_id(self) -> Optional[_builtins.str]:
+        """
+        The preview's own Postgres database, when it has one.
+        """
         return pulumi.get(self, "preview_postgres_service_id")
 
     @_builtins.property
     @pulumi.getter(name="previewWebServiceId")
     def preview_web_service_id(self) -> Optional[_builtins.str]:
+        """
+        The web service the preview runs.
+        """
         return pulumi.get(self, "preview_web_service_id")
 
     @_builtins.property
     @pulumi.getter(name="projectId")
     def project_id(self) -> Optional[_builtins.str]:
+        """
+        The project of the source service.
+        """
         return pulumi.get(self, "project_id")
 
     @_builtins.property
     @pulumi.getter(name="repoFullName")
     def repo_full_name(self) -> Optional[_builtins.str]:
+        """
+        The repository, owner/name.
+        """
         return pulumi.get(self, "repo_full_name")
 
     @_builtins.property
@@ -1212,11 +1362,17 @@ class PrPreview(dict):
     @_builtins.property
     @pulumi.getter
     def title(self) -> Optional[_builtins.str]:
+        """
+        The pull request's title.
+        """
         return pulumi.get(self, "title")
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")
     def updated_at(self) -> Optional[_builtins.str]:
+        """
+        Last change (ISO 8601).
+        """
         return pulumi.get(self, "updated_at")
 
     @_builtins.property
@@ -1261,6 +1417,15 @@ class ServiceConnection(dict):
                  username: Optional[_builtins.str] = None):
         """
         Databases: connection details. Always secret.
+
+        :param _builtins.str host: Host name, reachable from the environment's other services.
+        :param _builtins.float port: TCP port.
+        :param _builtins.str scheme: postgresql, mysql, mariadb, mongodb or redis.
+        :param _builtins.str database: Database name.
+        :param _builtins.str external_url: Public URL when external access is on; null otherwise.
+        :param _builtins.str password: The user's password; empty for a read-only key.
+        :param _builtins.str url: The internal connection URL, password included.
+        :param _builtins.str username: Database user.
         """
         pulumi.set(__self__, "host", host)
         pulumi.set(__self__, "port", port)
@@ -1279,41 +1444,65 @@ class ServiceConnection(dict):
     @_builtins.property
     @pulumi.getter
     def host(self) -> _builtins.str:
+        """
+        Host name, reachable from the environment's other services.
+        """
         return pulumi.get(self, "host")
 
     @_builtins.property
     @pulumi.getter
     def port(self) -> _builtins.float:
+        """
+        TCP port.
+        """
         return pulumi.get(self, "port")
 
     @_builtins.property
     @pulumi.getter
     def scheme(self) -> _builtins.str:
+        """
+        postgresql, mysql, mariadb, mongodb or redis.
+        """
         return pulumi.get(self, "scheme")
 
     @_builtins.property
     @pulumi.getter
     def database(self) -> Optional[_builtins.str]:
+        """
+        Database name.
+        """
         return pulumi.get(self, "database")
 
     @_builtins.property
     @pulumi.getter(name="externalUrl")
     def external_url(self) -> Optional[_builtins.str]:
+        """
+        Public URL when external access is on; null otherwise.
+        """
         return pulumi.get(self, "external_url")
 
     @_builtins.property
     @pulumi.getter
     def password(self) -> Optional[_builtins.str]:
+        """
+        The user's password; empty for a read-only key.
+        """
         return pulumi.get(self, "password")
 
     @_builtins.property
     @pulumi.getter
     def url(self) -> Optional[_builtins.str]:
+        """
+        The internal connection URL, password included.
+        """
         return pulumi.get(self, "url")
 
     @_builtins.property
     @pulumi.getter
     def username(self) -> Optional[_builtins.str]:
+        """
+        Database user.
+        """
         return pulumi.get(self, "username")
 
 
@@ -1325,9 +1514,9 @@ class ServiceEnvVar(dict):
                  scope: Optional[_builtins.str] = None,
                  secret: Optional[_builtins.bool] = None):
         """
-        :param _builtins.str key: Variable name.
-        :param _builtins.str value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
-        :param _builtins.str scope: Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        :param _builtins.str key: Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
+        :param _builtins.str value: Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
+        :param _builtins.str scope: Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         :param _builtins.bool secret: Hide the value from read-only members, and keep it secret in state; default false.
         """
         pulumi.set(__self__, "key", key)
@@ -1341,7 +1530,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def key(self) -> _builtins.str:
         """
-        Variable name.
+        Variable name: letters, digits and '_', starting with a letter or '_'; at most 255 characters.
         """
         return pulumi.get(self, "key")
 
@@ -1349,7 +1538,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show.
+        Value. Secret in state when `secret` is true, or when the program gives it as a secret; otherwise plain, so its changes and drift show. Limits: at most 32768 characters.
         """
         return pulumi.get(self, "value")
 
@@ -1357,7 +1546,7 @@ class ServiceEnvVar(dict):
     @pulumi.getter
     def scope(self) -> Optional[_builtins.str]:
         """
-        Environment tier the variable applies in; default ALL. Known values: ALL, PROD, UAT, DEV (the set is open).
+        Environment tier the variable applies in: ALL (every environment, the default), or only environments of tier PROD, UAT or DEV. Known values: ALL, PROD, UAT, DEV (the set is open).
         """
         return pulumi.get(self, "scope")
 
@@ -1376,8 +1565,8 @@ class ServiceSecretFile(dict):
                  content: _builtins.str,
                  path: _builtins.str):
         """
-        :param _builtins.str content: File content. Always secret.
-        :param _builtins.str path: Path the file is mounted at.
+        :param _builtins.str content: File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
+        :param _builtins.str path: Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         pulumi.set(__self__, "content", content)
         pulumi.set(__self__, "path", path)
@@ -1386,7 +1575,7 @@ class ServiceSecretFile(dict):
     @pulumi.getter
     def content(self) -> _builtins.str:
         """
-        File content. Always secret.
+        File content, at most 512 KiB. Always secret. Limits: at most 524288 characters.
         """
         return pulumi.get(self, "content")
 
@@ -1394,7 +1583,7 @@ class ServiceSecretFile(dict):
     @pulumi.getter
     def path(self) -> _builtins.str:
         """
-        Path the file is mounted at.
+        Path the file is mounted at, e.g. /etc/secrets/app.json: 1 to 255 characters, letters, digits, '_', '.', '/' or '-', without '..'.
         """
         return pulumi.get(self, "path")
 

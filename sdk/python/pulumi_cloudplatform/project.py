@@ -27,9 +27,9 @@ class ProjectArgs:
         """
         The set of arguments for constructing a Project resource.
 
-        :param pulumi.Input[_builtins.str] name: Project name; unique names are not required. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input[_builtins.str] display_name: Name shown in the dashboard.
+        :param pulumi.Input[_builtins.str] name: Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
+        :param pulumi.Input[_builtins.str] description: Free text. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] display_name: Name shown in the dashboard. Limits: at most 128 characters.
         :param pulumi.Input[_builtins.str] region: Region key new services are placed in unless they name another. Changing it replaces the project.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace to create the project in. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the project.
         """
@@ -47,7 +47,7 @@ class ProjectArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Project name; unique names are not required. Changing it renames in place.
+        Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         """
         return pulumi.get(self, "name")
 
@@ -59,7 +59,7 @@ class ProjectArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Free text.
+        Free text. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "description")
 
@@ -71,7 +71,7 @@ class ProjectArgs:
     @pulumi.getter(name="displayName")
     def display_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name shown in the dashboard.
+        Name shown in the dashboard. Limits: at most 128 characters.
         """
         return pulumi.get(self, "display_name")
 
@@ -117,13 +117,36 @@ class Project(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A project: the container for environments and, through them, services.
+        A project: the container for environments and, through them, services, in one workspace. Its `region` is where new services are placed unless they name another. Renaming a project is done in place; moving it to another region or workspace replaces it, and deleting a project tears down every service in every environment, data included.
+
+        ## Example Usage
+        ### A project in a region
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop",
+            name="shop",
+            description="Storefront",
+            region="af-west-1")
+        pulumi.export("projectId", shop.id)
+        ```
+
+        ## Import
+
+        Import id: `<projectId>`.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Project myProject '<projectId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] description: Free text.
-        :param pulumi.Input[_builtins.str] display_name: Name shown in the dashboard.
-        :param pulumi.Input[_builtins.str] name: Project name; unique names are not required. Changing it renames in place.
+        :param pulumi.Input[_builtins.str] description: Free text. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] display_name: Name shown in the dashboard. Limits: at most 128 characters.
+        :param pulumi.Input[_builtins.str] name: Project name; unique names are not required. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         :param pulumi.Input[_builtins.str] region: Region key new services are placed in unless they name another. Changing it replaces the project.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace to create the project in. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches. Changing it replaces the project.
         """
@@ -134,7 +157,30 @@ class Project(pulumi.CustomResource):
                  args: ProjectArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A project: the container for environments and, through them, services.
+        A project: the container for environments and, through them, services, in one workspace. Its `region` is where new services are placed unless they name another. Renaming a project is done in place; moving it to another region or workspace replaces it, and deleting a project tears down every service in every environment, data included.
+
+        ## Example Usage
+        ### A project in a region
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop",
+            name="shop",
+            description="Storefront",
+            region="af-west-1")
+        pulumi.export("projectId", shop.id)
+        ```
+
+        ## Import
+
+        Import id: `<projectId>`.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Project myProject '<projectId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param ProjectArgs args: The arguments to use to populate this resource's properties.

@@ -25,7 +25,7 @@ class SecretFileArgs:
         """
         The set of arguments for constructing a SecretFile resource.
 
-        :param pulumi.Input[_builtins.str] content: File content. Always secret.
+        :param pulumi.Input[_builtins.str] content: File content. Always secret. Limits: at most 524288 characters.
         :param pulumi.Input[_builtins.str] path: Path the file is mounted at. Changing it replaces the file.
         :param pulumi.Input[_builtins.str] service_id: Service the file belongs to. Changing it replaces the file.
         """
@@ -37,7 +37,7 @@ class SecretFileArgs:
     @pulumi.getter
     def content(self) -> pulumi.Input[_builtins.str]:
         """
-        File content. Always secret.
+        File content. Always secret. Limits: at most 524288 characters.
         """
         return pulumi.get(self, "content")
 
@@ -81,11 +81,44 @@ class SecretFile(pulumi.CustomResource):
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.
+        A secret file mounted into a service at `path` on its next deploy; for the first deploy, declare it in `Service.secretFiles`. Its content is always secret, in state and in the platform's answers to read-only members.
+
+        ## Example Usage
+        ### A credentials file mounted into a service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        config = pulumi.Config()
+        app_credentials = config.require("appCredentials")
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        creds = cloudplatform.SecretFile("creds",
+            service_id=web.id,
+            path="/etc/secrets/app.json",
+            content=pulumi.Output.secret(app_credentials))
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>:<path>`. The same as the id a create gives it.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:SecretFile mySecretFile '<serviceId>:<path>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] content: File content. Always secret.
+        :param pulumi.Input[_builtins.str] content: File content. Always secret. Limits: at most 524288 characters.
         :param pulumi.Input[_builtins.str] path: Path the file is mounted at. Changing it replaces the file.
         :param pulumi.Input[_builtins.str] service_id: Service the file belongs to. Changing it replaces the file.
         """
@@ -96,7 +129,40 @@ class SecretFile(pulumi.CustomResource):
                  args: SecretFileArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A secret file mounted into a service on its next deploy; for the first deploy, declare it in Service.secretFiles.
+        A secret file mounted into a service at `path` on its next deploy; for the first deploy, declare it in `Service.secretFiles`. Its content is always secret, in state and in the platform's answers to read-only members.
+
+        ## Example Usage
+        ### A credentials file mounted into a service
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        config = pulumi.Config()
+        app_credentials = config.require("appCredentials")
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        creds = cloudplatform.SecretFile("creds",
+            service_id=web.id,
+            path="/etc/secrets/app.json",
+            content=pulumi.Output.secret(app_credentials))
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>:<path>`. The same as the id a create gives it.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:SecretFile mySecretFile '<serviceId>:<path>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param SecretFileArgs args: The arguments to use to populate this resource's properties.

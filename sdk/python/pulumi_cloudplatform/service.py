@@ -63,43 +63,43 @@ class ServiceArgs:
         The set of arguments for constructing a Service resource.
 
         :param pulumi.Input[_builtins.str] environment_id: Environment the service runs in. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] name: Service name, unique within the environment. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] type: WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
-        :param pulumi.Input[_builtins.str] branch: Branch to build.
-        :param pulumi.Input[_builtins.str] build_command: Build command.
-        :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place.
-        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] name: Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
+        :param pulumi.Input[_builtins.str] type: WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+        :param pulumi.Input[_builtins.str] branch: Branch to build. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] build_command: Build command. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
+        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] cron_suspended: CRON only: pause (true) or resume (false) scheduled runs.
-        :param pulumi.Input[_builtins.str] db_name: Databases: database name. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] db_user: Databases: user name. Changing it replaces the service.
-        :param pulumi.Input[Sequence[pulumi.Input['ServiceEnvVarArgs']]] env_vars: Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+        :param pulumi.Input[_builtins.str] db_name: Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
+        :param pulumi.Input[_builtins.str] db_user: Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
+        :param pulumi.Input[Sequence[pulumi.Input['ServiceEnvVarArgs']]] env_vars: Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
         :param pulumi.Input[_builtins.str] git_url: Public HTTPS git URL (PUBLIC_GIT).
-        :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live.
-        :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
-        :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default.
+        :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
+        :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default. Limits: at most 1024 characters.
         :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName.
+        :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName. Limits: at most 128 characters.
         :param pulumi.Input[_builtins.str] monorepo_strategy: How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
-        :param pulumi.Input[_builtins.int] port: Port the app listens on.
+        :param pulumi.Input[_builtins.int] port: Port the app listens on. Limits: 1 to 65535.
         :param pulumi.Input[_builtins.bool] previews_enabled: Open a preview environment for every pull request (true) or not (false).
         :param pulumi.Input[_builtins.bool] redeploy_on_change: Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy shows it is due).
         :param pulumi.Input[_builtins.str] region: Region key; defaults to the project's region. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] repo_full_name: owner/name of a repository the repository app can see (REPO_APP).
-        :param pulumi.Input[_builtins.str] root_dir: Folder inside the repository.
-        :param pulumi.Input[_builtins.str] runtime_version: Runtime version, e.g. '20' for Node.
-        :param pulumi.Input[_builtins.str] schedule: CRON only: five-field cron expression, in UTC. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input['ServiceSecretFileArgs']]] secret_files: Secret files this service declares; they reach the first deploy.
-        :param pulumi.Input[_builtins.str] source_type: Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
-        :param pulumi.Input[_builtins.str] start_command: Start command.
-        :param pulumi.Input[_builtins.str] static_output_dir: Folder a STATIC build publishes.
+        :param pulumi.Input[_builtins.str] root_dir: Folder inside the repository. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] runtime_version: Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
+        :param pulumi.Input[_builtins.str] schedule: CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ServiceSecretFileArgs']]] secret_files: Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
+        :param pulumi.Input[_builtins.str] source_type: Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+        :param pulumi.Input[_builtins.str] start_command: Start command. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] static_output_dir: Folder a STATIC build publishes. Limits: at most 255 characters.
         :param pulumi.Input[_builtins.bool] static_spa: Serve index.html for unknown paths (single-page app).
-        :param pulumi.Input[_builtins.str] subdomain: Platform subdomain. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] subdomain: Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] suspended: Suspend (true) or resume (false) the service.
-        :param pulumi.Input[_builtins.str] tier: Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+        :param pulumi.Input[_builtins.str] tier: Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deploy: Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] watch_paths: Paths whose changes trigger a build.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] watch_paths: Paths whose changes trigger a build. Limits: at most 50 entries.
         """
         pulumi.set(__self__, "environment_id", environment_id)
         pulumi.set(__self__, "name", name)
@@ -191,7 +191,7 @@ class ServiceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Service name, unique within the environment. Changing it renames in place.
+        Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         """
         return pulumi.get(self, "name")
 
@@ -203,7 +203,7 @@ class ServiceArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[_builtins.str]:
         """
-        WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+        WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
         """
         return pulumi.get(self, "type")
 
@@ -215,7 +215,7 @@ class ServiceArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Branch to build.
+        Branch to build. Limits: at most 255 characters.
         """
         return pulumi.get(self, "branch")
 
@@ -227,7 +227,7 @@ class ServiceArgs:
     @pulumi.getter(name="buildCommand")
     def build_command(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Build command.
+        Build command. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "build_command")
 
@@ -239,7 +239,7 @@ class ServiceArgs:
     @pulumi.getter
     def command(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        CRON only: command each run executes. Updates in place.
+        CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
         """
         return pulumi.get(self, "command")
 
@@ -251,7 +251,7 @@ class ServiceArgs:
     @pulumi.getter(name="connectionEnvName")
     def connection_env_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+        Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
         """
         return pulumi.get(self, "connection_env_name")
 
@@ -275,7 +275,7 @@ class ServiceArgs:
     @pulumi.getter(name="dbName")
     def db_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Databases: database name. Changing it replaces the service.
+        Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
         """
         return pulumi.get(self, "db_name")
 
@@ -287,7 +287,7 @@ class ServiceArgs:
     @pulumi.getter(name="dbPassword")
     def db_password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+        Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
         """
         return pulumi.get(self, "db_password")
 
@@ -299,7 +299,7 @@ class ServiceArgs:
     @pulumi.getter(name="dbUser")
     def db_user(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Databases: user name. Changing it replaces the service.
+        Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
         """
         return pulumi.get(self, "db_user")
 
@@ -311,7 +311,7 @@ class ServiceArgs:
     @pulumi.getter(name="envVars")
     def env_vars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ServiceEnvVarArgs']]]]:
         """
-        Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+        Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
         """
         return pulumi.get(self, "env_vars")
 
@@ -335,7 +335,7 @@ class ServiceArgs:
     @pulumi.getter(name="healthCheckPath")
     def health_check_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Path the platform probes before a deploy goes live.
+        Path the platform probes before a deploy goes live. Limits: at most 255 characters.
         """
         return pulumi.get(self, "health_check_path")
 
@@ -347,7 +347,7 @@ class ServiceArgs:
     @pulumi.getter
     def image(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+        Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
         """
         return pulumi.get(self, "image")
 
@@ -359,7 +359,7 @@ class ServiceArgs:
     @pulumi.getter(name="imageCommand")
     def image_command(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Command the image runs instead of its default.
+        Command the image runs instead of its default. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "image_command")
 
@@ -383,7 +383,7 @@ class ServiceArgs:
     @pulumi.getter(name="installationId")
     def installation_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Repository app installation, with repoFullName.
+        Repository app installation, with repoFullName. Limits: at most 128 characters.
         """
         return pulumi.get(self, "installation_id")
 
@@ -407,7 +407,7 @@ class ServiceArgs:
     @pulumi.getter
     def port(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Port the app listens on.
+        Port the app listens on. Limits: 1 to 65535.
         """
         return pulumi.get(self, "port")
 
@@ -467,7 +467,7 @@ class ServiceArgs:
     @pulumi.getter(name="rootDir")
     def root_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Folder inside the repository.
+        Folder inside the repository. Limits: at most 255 characters.
         """
         return pulumi.get(self, "root_dir")
 
@@ -479,7 +479,7 @@ class ServiceArgs:
     @pulumi.getter(name="runtimeVersion")
     def runtime_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Runtime version, e.g. '20' for Node.
+        Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
         """
         return pulumi.get(self, "runtime_version")
 
@@ -491,7 +491,7 @@ class ServiceArgs:
     @pulumi.getter
     def schedule(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        CRON only: five-field cron expression, in UTC. Updates in place.
+        CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
         """
         return pulumi.get(self, "schedule")
 
@@ -503,7 +503,7 @@ class ServiceArgs:
     @pulumi.getter(name="secretFiles")
     def secret_files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ServiceSecretFileArgs']]]]:
         """
-        Secret files this service declares; they reach the first deploy.
+        Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
         """
         return pulumi.get(self, "secret_files")
 
@@ -515,7 +515,7 @@ class ServiceArgs:
     @pulumi.getter(name="sourceType")
     def source_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+        Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
         """
         return pulumi.get(self, "source_type")
 
@@ -527,7 +527,7 @@ class ServiceArgs:
     @pulumi.getter(name="startCommand")
     def start_command(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Start command.
+        Start command. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "start_command")
 
@@ -539,7 +539,7 @@ class ServiceArgs:
     @pulumi.getter(name="staticOutputDir")
     def static_output_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Folder a STATIC build publishes.
+        Folder a STATIC build publishes. Limits: at most 255 characters.
         """
         return pulumi.get(self, "static_output_dir")
 
@@ -563,7 +563,7 @@ class ServiceArgs:
     @pulumi.getter
     def subdomain(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Platform subdomain. Changing it replaces the service.
+        Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
         """
         return pulumi.get(self, "subdomain")
 
@@ -587,7 +587,7 @@ class ServiceArgs:
     @pulumi.getter
     def tier(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+        Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
         """
         return pulumi.get(self, "tier")
 
@@ -599,7 +599,7 @@ class ServiceArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+        How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -623,7 +623,7 @@ class ServiceArgs:
     @pulumi.getter(name="watchPaths")
     def watch_paths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Paths whose changes trigger a build.
+        Paths whose changes trigger a build. Limits: at most 50 entries.
         """
         return pulumi.get(self, "watch_paths")
 
@@ -678,48 +678,99 @@ class Service(pulumi.CustomResource):
                  watch_paths: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A service in an environment: a web app, static site, cron job or database, with its env vars and secret files. Waits for its deploy to go live.
+        A service in an environment: a web app (WEB), a static site (STATIC), a cron job (CRON) or a database (POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY). Its source is a public container image, a public git URL or a repository the repository app can see. The env vars and secret files declared on it reach its first deploy; create and changes that redeploy wait (up to `timeout`) until the deploy is live. A database service exposes its connection details as a secret output.
+
+        ## Example Usage
+        ### A web service from a container image
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27",
+            port=8080,
+            env_vars=[{
+                "key": "LOG_LEVEL",
+                "value": "info",
+            }])
+        pulumi.export("url", web.url)
+        ```
+        ### A Postgres database linked into the environment
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        db = cloudplatform.Service("db",
+            environment_id=prod.id,
+            name="db",
+            type="POSTGRES",
+            db_name="shop",
+            inject_connection_url=True,
+            connection_env_name="DATABASE_URL")
+        pulumi.export("dbHost", db.connection.host)
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>`. The import adopts every env var the service holds (linked ones excepted) and every secret file; values of secret variables stay secret.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Service myService '<serviceId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] branch: Branch to build.
-        :param pulumi.Input[_builtins.str] build_command: Build command.
-        :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place.
-        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] branch: Branch to build. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] build_command: Build command. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] command: CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
+        :param pulumi.Input[_builtins.str] connection_env_name: Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] cron_suspended: CRON only: pause (true) or resume (false) scheduled runs.
-        :param pulumi.Input[_builtins.str] db_name: Databases: database name. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] db_user: Databases: user name. Changing it replaces the service.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ServiceEnvVarArgs', 'ServiceEnvVarArgsDict']]]] env_vars: Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+        :param pulumi.Input[_builtins.str] db_name: Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] db_password: Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
+        :param pulumi.Input[_builtins.str] db_user: Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ServiceEnvVarArgs', 'ServiceEnvVarArgsDict']]]] env_vars: Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
         :param pulumi.Input[_builtins.str] environment_id: Environment the service runs in. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] git_url: Public HTTPS git URL (PUBLIC_GIT).
-        :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live.
-        :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
-        :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default.
+        :param pulumi.Input[_builtins.str] health_check_path: Path the platform probes before a deploy goes live. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] image: Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
+        :param pulumi.Input[_builtins.str] image_command: Command the image runs instead of its default. Limits: at most 1024 characters.
         :param pulumi.Input[_builtins.bool] inject_connection_url: Databases: link the connection URL into the environment's other services, read-only there. Changing it replaces the service.
-        :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName.
+        :param pulumi.Input[_builtins.str] installation_id: Repository app installation, with repoFullName. Limits: at most 128 characters.
         :param pulumi.Input[_builtins.str] monorepo_strategy: How a monorepo member is built. Known values: ISOLATED, WORKSPACE (the set is open).
-        :param pulumi.Input[_builtins.str] name: Service name, unique within the environment. Changing it renames in place.
-        :param pulumi.Input[_builtins.int] port: Port the app listens on.
+        :param pulumi.Input[_builtins.str] name: Service name, unique within the environment. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
+        :param pulumi.Input[_builtins.int] port: Port the app listens on. Limits: 1 to 65535.
         :param pulumi.Input[_builtins.bool] previews_enabled: Open a preview environment for every pull request (true) or not (false).
         :param pulumi.Input[_builtins.bool] redeploy_on_change: Redeploy when env vars, secret files or build settings change; default false (pendingRedeploy shows it is due).
         :param pulumi.Input[_builtins.str] region: Region key; defaults to the project's region. Changing it replaces the service.
         :param pulumi.Input[_builtins.str] repo_full_name: owner/name of a repository the repository app can see (REPO_APP).
-        :param pulumi.Input[_builtins.str] root_dir: Folder inside the repository.
-        :param pulumi.Input[_builtins.str] runtime_version: Runtime version, e.g. '20' for Node.
-        :param pulumi.Input[_builtins.str] schedule: CRON only: five-field cron expression, in UTC. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ServiceSecretFileArgs', 'ServiceSecretFileArgsDict']]]] secret_files: Secret files this service declares; they reach the first deploy.
-        :param pulumi.Input[_builtins.str] source_type: Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
-        :param pulumi.Input[_builtins.str] start_command: Start command.
-        :param pulumi.Input[_builtins.str] static_output_dir: Folder a STATIC build publishes.
+        :param pulumi.Input[_builtins.str] root_dir: Folder inside the repository. Limits: at most 255 characters.
+        :param pulumi.Input[_builtins.str] runtime_version: Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
+        :param pulumi.Input[_builtins.str] schedule: CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ServiceSecretFileArgs', 'ServiceSecretFileArgsDict']]]] secret_files: Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
+        :param pulumi.Input[_builtins.str] source_type: Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+        :param pulumi.Input[_builtins.str] start_command: Start command. Limits: at most 1024 characters.
+        :param pulumi.Input[_builtins.str] static_output_dir: Folder a STATIC build publishes. Limits: at most 255 characters.
         :param pulumi.Input[_builtins.bool] static_spa: Serve index.html for unknown paths (single-page app).
-        :param pulumi.Input[_builtins.str] subdomain: Platform subdomain. Changing it replaces the service.
+        :param pulumi.Input[_builtins.str] subdomain: Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
         :param pulumi.Input[_builtins.bool] suspended: Suspend (true) or resume (false) the service.
-        :param pulumi.Input[_builtins.str] tier: Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
-        :param pulumi.Input[_builtins.str] type: WEB, STATIC, CRON or a database engine. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
+        :param pulumi.Input[_builtins.str] tier: Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
+        :param pulumi.Input[_builtins.str] type: WEB (a web app), STATIC (a static site built from source), CRON (a scheduled job) or a database engine: POSTGRES, MYSQL, MARIADB, MONGODB, REDIS or VALKEY. Changing it replaces the service. Known values: WEB, STATIC, CRON, POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY (the set is open).
         :param pulumi.Input[_builtins.bool] wait_for_deploy: Wait for the deploy to be RUNNING after create and after changes that redeploy; default true.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] watch_paths: Paths whose changes trigger a build.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] watch_paths: Paths whose changes trigger a build. Limits: at most 50 entries.
         """
         ...
     @overload
@@ -728,7 +779,58 @@ class Service(pulumi.CustomResource):
                  args: ServiceArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A service in an environment: a web app, static site, cron job or database, with its env vars and secret files. Waits for its deploy to go live.
+        A service in an environment: a web app (WEB), a static site (STATIC), a cron job (CRON) or a database (POSTGRES, MYSQL, MARIADB, MONGODB, REDIS, VALKEY). Its source is a public container image, a public git URL or a repository the repository app can see. The env vars and secret files declared on it reach its first deploy; create and changes that redeploy wait (up to `timeout`) until the deploy is live. A database service exposes its connection details as a secret output.
+
+        ## Example Usage
+        ### A web service from a container image
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27",
+            port=8080,
+            env_vars=[{
+                "key": "LOG_LEVEL",
+                "value": "info",
+            }])
+        pulumi.export("url", web.url)
+        ```
+        ### A Postgres database linked into the environment
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        db = cloudplatform.Service("db",
+            environment_id=prod.id,
+            name="db",
+            type="POSTGRES",
+            db_name="shop",
+            inject_connection_url=True,
+            connection_env_name="DATABASE_URL")
+        pulumi.export("dbHost", db.connection.host)
+        ```
+
+        ## Import
+
+        Import id: `<serviceId>`. The import adopts every env var the service holds (linked ones excepted) and every secret file; values of secret variables stay secret.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Service myService '<serviceId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param ServiceArgs args: The arguments to use to populate this resource's properties.
@@ -930,7 +1032,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def branch(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Branch to build.
+        Branch to build. Limits: at most 255 characters.
         """
         return pulumi.get(self, "branch")
 
@@ -938,7 +1040,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="buildCommand")
     def build_command(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Build command.
+        Build command. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "build_command")
 
@@ -946,7 +1048,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def command(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        CRON only: command each run executes. Updates in place.
+        CRON only: command each run executes. Updates in place. Limits: at most 4096 characters.
         """
         return pulumi.get(self, "command")
 
@@ -962,7 +1064,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="connectionEnvName")
     def connection_env_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Databases: variable the connection URL is linked in as; default DATABASE_URL. Changing it replaces the service.
+        Databases: variable the connection URL is linked in as (an env var key); default DATABASE_URL. Changing it replaces the service.
         """
         return pulumi.get(self, "connection_env_name")
 
@@ -986,7 +1088,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="dbName")
     def db_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Databases: database name. Changing it replaces the service.
+        Databases: database name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
         """
         return pulumi.get(self, "db_name")
 
@@ -994,7 +1096,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="dbPassword")
     def db_password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Databases: password; generated when omitted. Always secret. Changing it replaces the service.
+        Databases: password; generated when omitted. Always secret. Changing it replaces the service. Limits: 12 to 128 characters.
         """
         return pulumi.get(self, "db_password")
 
@@ -1002,7 +1104,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="dbUser")
     def db_user(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Databases: user name. Changing it replaces the service.
+        Databases: user name: letters, digits and '_', starting with a letter or '_'; at most 63 characters. Changing it replaces the service.
         """
         return pulumi.get(self, "db_user")
 
@@ -1010,7 +1112,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="envVars")
     def env_vars(self) -> pulumi.Output[Optional[Sequence['outputs.ServiceEnvVar']]]:
         """
-        Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone.
+        Variables this service declares; they reach the first deploy. Only these keys are managed: linked and other keys are left alone. Limits: at most 500 entries.
         """
         return pulumi.get(self, "env_vars")
 
@@ -1050,7 +1152,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="healthCheckPath")
     def health_check_path(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Path the platform probes before a deploy goes live.
+        Path the platform probes before a deploy goes live. Limits: at most 255 characters.
         """
         return pulumi.get(self, "health_check_path")
 
@@ -1058,7 +1160,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Public container image (CONTAINER_IMAGE). Changing it redeploys in place.
+        Public container image (CONTAINER_IMAGE). Changing it redeploys in place. Limits: 1 to 512 characters.
         """
         return pulumi.get(self, "image")
 
@@ -1066,7 +1168,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="imageCommand")
     def image_command(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Command the image runs instead of its default.
+        Command the image runs instead of its default. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "image_command")
 
@@ -1082,7 +1184,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="installationId")
     def installation_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Repository app installation, with repoFullName.
+        Repository app installation, with repoFullName. Limits: at most 128 characters.
         """
         return pulumi.get(self, "installation_id")
 
@@ -1138,7 +1240,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def port(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Port the app listens on.
+        Port the app listens on. Limits: 1 to 65535.
         """
         return pulumi.get(self, "port")
 
@@ -1186,7 +1288,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="rootDir")
     def root_dir(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Folder inside the repository.
+        Folder inside the repository. Limits: at most 255 characters.
         """
         return pulumi.get(self, "root_dir")
 
@@ -1202,7 +1304,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="runtimeVersion")
     def runtime_version(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Runtime version, e.g. '20' for Node.
+        Runtime version, e.g. '20' for Node. Limits: at most 64 characters.
         """
         return pulumi.get(self, "runtime_version")
 
@@ -1210,7 +1312,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def schedule(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        CRON only: five-field cron expression, in UTC. Updates in place.
+        CRON only: five-field cron expression (minute hour day-of-month month day-of-week), in UTC, e.g. '0 3 * * *' for 03:00 daily. Fields take numbers, month and weekday names (JAN, MON), '*', '?', ranges (1-5), steps (0-59/15) and lists; @ macros are refused. Updates in place.
         """
         return pulumi.get(self, "schedule")
 
@@ -1218,7 +1320,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="secretFiles")
     def secret_files(self) -> pulumi.Output[Optional[Sequence['outputs.ServiceSecretFile']]]:
         """
-        Secret files this service declares; they reach the first deploy.
+        Secret files this service declares; they reach the first deploy. Limits: at most 50 entries.
         """
         return pulumi.get(self, "secret_files")
 
@@ -1226,7 +1328,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="sourceType")
     def source_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Inferred from image, gitUrl or repoFullName when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
+        Where the code comes from: CONTAINER_IMAGE (image), PUBLIC_GIT (gitUrl) or REPO_APP (repoFullName, through the repository app). Inferred from whichever of those is given when omitted. Known values: REPO_APP, PUBLIC_GIT, CONTAINER_IMAGE (the set is open).
         """
         return pulumi.get(self, "source_type")
 
@@ -1234,7 +1336,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="startCommand")
     def start_command(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Start command.
+        Start command. Limits: at most 1024 characters.
         """
         return pulumi.get(self, "start_command")
 
@@ -1242,7 +1344,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="staticOutputDir")
     def static_output_dir(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Folder a STATIC build publishes.
+        Folder a STATIC build publishes. Limits: at most 255 characters.
         """
         return pulumi.get(self, "static_output_dir")
 
@@ -1266,7 +1368,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def subdomain(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Platform subdomain. Changing it replaces the service.
+        Platform subdomain: a DNS label of 1 to 63 lowercase letters, digits and '-', neither starting nor ending with '-'. Changing it replaces the service.
         """
         return pulumi.get(self, "subdomain")
 
@@ -1290,7 +1392,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def tier(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Instance size; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
+        Instance size, each with the CPU, memory and monthly price getPricing lists; FREE uses the workspace's single free slot. Changing it replaces the service. Known values: FREE, STARTER, STANDARD, PRO (the set is open).
         """
         return pulumi.get(self, "tier")
 
@@ -1298,7 +1400,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter
     def timeout(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'.
+        How long to wait for a deploy, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -1330,7 +1432,7 @@ class Service(pulumi.CustomResource):
     @pulumi.getter(name="watchPaths")
     def watch_paths(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Paths whose changes trigger a build.
+        Paths whose changes trigger a build. Limits: at most 50 entries.
         """
         return pulumi.get(self, "watch_paths")
 

@@ -30,10 +30,10 @@ class StaticSiteArgs:
 
         :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
         :param pulumi.Input[_builtins.str] environment_id: Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
-        :param pulumi.Input[_builtins.str] index_path: Page served at '/'; default index.html. Changing it deploys in place.
-        :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+        :param pulumi.Input[_builtins.str] index_path: Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
+        :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         :param pulumi.Input[_builtins.bool] spa_fallback: Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         pulumi.set(__self__, "path", path)
         if environment_id is not None:
@@ -75,7 +75,7 @@ class StaticSiteArgs:
     @pulumi.getter(name="indexPath")
     def index_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Page served at '/'; default index.html. Changing it deploys in place.
+        Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
         """
         return pulumi.get(self, "index_path")
 
@@ -87,7 +87,7 @@ class StaticSiteArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+        Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         """
         return pulumi.get(self, "name")
 
@@ -111,7 +111,7 @@ class StaticSiteArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+        How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -134,16 +134,44 @@ class StaticSite(pulumi.CustomResource):
                  timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.
+        A static site published from a local directory, .zip or .html file. A content change deploys in place and keeps the site's URL; create and every deploy wait (up to `timeout`) until the site is live. `contentHash` shows when the files changed.
+
+        ## Example Usage
+        ### A single-page app from a local folder
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        site = cloudplatform.StaticSite("site",
+            path="./public",
+            environment_id=prod.id,
+            name="marketing",
+            spa_fallback=True)
+        pulumi.export("siteUrl", site.url)
+        ```
+
+        ## Import
+
+        Import id: `<siteId>`. The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:StaticSite myStaticSite '<siteId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] environment_id: Environment the site lives in; omitted means the workspace's static-sites project. Changing it replaces the site.
-        :param pulumi.Input[_builtins.str] index_path: Page served at '/'; default index.html. Changing it deploys in place.
-        :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place.
+        :param pulumi.Input[_builtins.str] index_path: Page served at '/': an .html file path relative to the site root, at most 255 characters, without '..'; default index.html. Changing it deploys in place.
+        :param pulumi.Input[_builtins.str] name: Site (service) name, unique within the environment; defaults to the resource's name. Changing it renames in place. 1 to 64 characters: letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.
         :param pulumi.Input[_builtins.str] path: A local directory, .zip file or .html file to publish. Relative paths are resolved against the program's directory; a path inside that directory is kept relative to it, so the stack runs the same from any checkout.
         :param pulumi.Input[_builtins.bool] spa_fallback: Serve the index page for unknown paths (single-page app); default false. Changing it deploys in place.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for a deploy to go live, e.g. '90s' or '15m'; default '10m'. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         ...
     @overload
@@ -152,7 +180,35 @@ class StaticSite(pulumi.CustomResource):
                  args: StaticSiteArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A static site published from a local directory, .zip or .html file. Content changes deploy in place on the same URL; waits for each deploy to go live.
+        A static site published from a local directory, .zip or .html file. A content change deploys in place and keeps the site's URL; create and every deploy wait (up to `timeout`) until the site is live. `contentHash` shows when the files changed.
+
+        ## Example Usage
+        ### A single-page app from a local folder
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        site = cloudplatform.StaticSite("site",
+            path="./public",
+            environment_id=prod.id,
+            name="marketing",
+            spa_fallback=True)
+        pulumi.export("siteUrl", site.url)
+        ```
+
+        ## Import
+
+        Import id: `<siteId>`. The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:StaticSite myStaticSite '<siteId>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param StaticSiteArgs args: The arguments to use to populate this resource's properties.

@@ -66,7 +66,26 @@ class Suppression(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An address on the workspace's suppression list: the platform never mails it.
+        An address on the workspace's suppression list: the platform never mails it. Addresses are compared without case.
+
+        ## Example Usage
+        ### Never mail an address
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        bounced = cloudplatform.Suppression("bounced", address="old-customer@example.org")
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<address>`. A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Suppression mySuppression '<workspaceId>/<address>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -80,7 +99,26 @@ class Suppression(pulumi.CustomResource):
                  args: SuppressionArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An address on the workspace's suppression list: the platform never mails it.
+        An address on the workspace's suppression list: the platform never mails it. Addresses are compared without case.
+
+        ## Example Usage
+        ### Never mail an address
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        bounced = cloudplatform.Suppression("bounced", address="old-customer@example.org")
+        ```
+
+        ## Import
+
+        Import id: `<workspaceId>/<address>`. A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address.
+
+        Import through the native plugin (the Python, Go and YAML SDKs, or `pulumi-cloudplatform/native`), by the CLI or the `import` resource option:
+
+        ```sh
+        $ pulumi import cloudplatform:index:Suppression mySuppression '<workspaceId>/<address>'
+        ```
 
         :param str resource_name: The name of the resource.
         :param SuppressionArgs args: The arguments to use to populate this resource's properties.

@@ -33,7 +33,7 @@ class VerifiedCustomDomainArgs:
         :param pulumi.Input[_builtins.str] domain: The domain, e.g. www.example.com or example.com. Case and a trailing dot are ignored. Changing it replaces the custom domain.
         :param pulumi.Input[_builtins.str] service_id: The web service (WEB or STATIC) the domain serves.
         :param pulumi.Input[_builtins.str] zone_id: The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         pulumi.set(__self__, "domain", domain)
         pulumi.set(__self__, "service_id", service_id)
@@ -81,7 +81,7 @@ class VerifiedCustomDomainArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -102,13 +102,38 @@ class VerifiedCustomDomain(pulumi.ComponentResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A custom domain in one declaration: the CustomDomain, its dnsTarget records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record.
+        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
+
+        ## Example Usage
+        ### A verified custom domain in a platform zone
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven", zone_id=zone.id)
+        www = cloudplatform.VerifiedCustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com",
+            zone_id=proven.zone_id,
+            opts = pulumi.ResourceOptions(depends_on=[proven]))
+        pulumi.export("status", www.status)
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] domain: The domain, e.g. www.example.com or example.com. Case and a trailing dot are ignored. Changing it replaces the custom domain.
         :param pulumi.Input[_builtins.str] service_id: The web service (WEB or STATIC) the domain serves.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for the domain to become ACTIVE, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] zone_id: The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
         """
         ...
@@ -118,7 +143,32 @@ class VerifiedCustomDomain(pulumi.ComponentResource):
                  args: VerifiedCustomDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A custom domain in one declaration: the CustomDomain, its dnsTarget records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record.
+        A custom domain in one declaration: the CustomDomain, its `dnsTarget` records published into a platform zone as a DnsRecordSet, and its CustomDomainVerification, waited for until ACTIVE. A failed verification names each missing, wrong or conflicting record. A component, so it has no import id.
+
+        ## Example Usage
+        ### A verified custom domain in a platform zone
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        shop = cloudplatform.Project("shop", name="shop")
+        prod = cloudplatform.Environment("prod",
+            project_id=shop.id,
+            name="prod")
+        web = cloudplatform.Service("web",
+            environment_id=prod.id,
+            name="web",
+            type="WEB",
+            image="nginx:1.27")
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven", zone_id=zone.id)
+        www = cloudplatform.VerifiedCustomDomain("www",
+            service_id=web.id,
+            domain="www.example.com",
+            zone_id=proven.zone_id,
+            opts = pulumi.ResourceOptions(depends_on=[proven]))
+        pulumi.export("status", www.status)
+        ```
 
         :param str resource_name: The name of the resource.
         :param VerifiedCustomDomainArgs args: The arguments to use to populate this resource's properties.

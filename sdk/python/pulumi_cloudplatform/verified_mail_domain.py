@@ -36,7 +36,7 @@ class VerifiedMailDomainArgs:
         :param pulumi.Input[_builtins.str] zone_id: The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
         :param pulumi.Input[_builtins.bool] publish_optional: Publish the recommended (not required) records too, such as DMARC. Default true.
         :param pulumi.Input[_builtins.str] region: Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
         """
         pulumi.set(__self__, "name", name)
@@ -102,7 +102,7 @@ class VerifiedMailDomainArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+        How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -137,14 +137,29 @@ class VerifiedMailDomain(pulumi.ComponentResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. A failed verification names each wrong record.
+        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
+
+        ## Example Usage
+        ### A verified sending domain in a platform zone
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven", zone_id=zone.id)
+        mail_domain = cloudplatform.VerifiedMailDomain("mailDomain",
+            name="mail.example.com",
+            zone_id=proven.zone_id,
+            opts = pulumi.ResourceOptions(depends_on=[proven]))
+        pulumi.export("status", mail_domain.status)
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] name: The sending domain, e.g. mail.example.com. It must lie inside the zone. Changing it replaces the domain.
         :param pulumi.Input[_builtins.bool] publish_optional: Publish the recommended (not required) records too, such as DMARC. Default true.
         :param pulumi.Input[_builtins.str] region: Region the domain sends from. Defaults to the workspace's. Changing it replaces the domain.
-        :param pulumi.Input[_builtins.str] timeout: How long to wait for verification, e.g. "90s" or "15m". Default 15m.
+        :param pulumi.Input[_builtins.str] timeout: How long to wait for verification, e.g. "90s" or "15m". Default 15m. Format: numbers with the units ms, s, m or h, as in "90s", "15m" or "1h30m"; a bare number is seconds.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace of the domain. Defaults to cloudplatform:workspaceId, or the only workspace the key reaches.
         :param pulumi.Input[_builtins.str] zone_id: The platform zone that holds the domain (a DnsZone's id, best taken from its DnsZoneVerification).
         """
@@ -155,7 +170,22 @@ class VerifiedMailDomain(pulumi.ComponentResource):
                  args: VerifiedMailDomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. A failed verification names each wrong record.
+        A mail sending domain in one declaration: the MailDomain, its records published into a platform zone as a DnsRecordSet, and its MailDomainVerification, waited for. The domain must lie inside the zone; take the zone from a DnsZoneVerification so the zone is published first. A failed verification names each wrong record. A component, so it has no import id.
+
+        ## Example Usage
+        ### A verified sending domain in a platform zone
+        ```python
+        import pulumi
+        import pulumi_cloudplatform as cloudplatform
+
+        zone = cloudplatform.DnsZone("zone", name="example.com")
+        proven = cloudplatform.DnsZoneVerification("proven", zone_id=zone.id)
+        mail_domain = cloudplatform.VerifiedMailDomain("mailDomain",
+            name="mail.example.com",
+            zone_id=proven.zone_id,
+            opts = pulumi.ResourceOptions(depends_on=[proven]))
+        pulumi.export("status", mail_domain.status)
+        ```
 
         :param str resource_name: The name of the resource.
         :param VerifiedMailDomainArgs args: The arguments to use to populate this resource's properties.

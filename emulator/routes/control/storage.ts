@@ -2,12 +2,12 @@
 // storage access keys with their secrets. The S3 endpoint that serves objects is in s3/routes.ts.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { Workspace } from "./auth";
-import { controlRoute, extendControl } from "./control";
-import type { Emu } from "./emu";
-import { notFound } from "./errors";
-import { objectView, putObject } from "./models/objects";
-import { accessKeysOf, bucketRegion, getBucket } from "./models/storage";
+import type { Workspace } from "../../auth";
+import { controlRoute } from "../../control";
+import type { Emu } from "../../emu";
+import { notFound } from "../../errors";
+import { objectView, putObject } from "../../models/objects";
+import { accessKeysOf, bucketRegion, getBucket } from "../../models/storage";
 
 const controlObject = z.strictObject({
   bucket: z.string({ error: "must be a bucket name" }).min(1, "must be a bucket name"),
@@ -23,7 +23,7 @@ const controlObject = z.strictObject({
   }
 });
 
-function controlRoutes(app: FastifyInstance, emu: Emu): void {
+export function storageControlRoutes(app: FastifyInstance, emu: Emu): void {
   const seededWorkspace = (id: string | undefined): Workspace => {
     const seeded = emu.store.table<{ id: string; value: { workspaceId: string } }>("seed").get("seed")?.value.workspaceId;
     const ws = emu.store.table<Workspace>("workspaces").get(id ?? seeded ?? "");
@@ -50,4 +50,3 @@ function controlRoutes(app: FastifyInstance, emu: Emu): void {
   });
 }
 
-extendControl(controlRoutes);
