@@ -5,7 +5,9 @@
 // out-of-band changes (an env var changed, a secret env var changed, the image changed, a DNS
 // record deleted, a bucket's CORS edited, and the project's description, which is under
 // ignoreChanges), and every format reports exactly those findings, with secrets shown only as
-// [secret]. Then --remediate restores the dynamic stack, and everything is destroyed.
+// [secret]. Then --remediate restores the dynamic stack; on the native one --plan lists what `up`
+// would do once the program names another zone, --remediate refuses that replacing plan and
+// --allow-replace carries it out. Everything is destroyed.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/pulumi-env";
