@@ -1,61 +1,96 @@
 // `make bench` (or `node dist/bench/drift.js`), the drift rows (D1-D3): cloudplatform-drift over
 // 16 stacks x 15 resources, half dynamic TypeScript and half native, drift in 4, against the same
 // refresh previews run by a shell loop (xargs -P) with the same parallelism; the API reads per
-// resource from the emulator's counters; the command's peak RSS. `--drift-stacks 64` for the
-// memory target's size. Printed beside their targets; nothing here is asserted.
+// resource from the emulator's counters; the command's peak RSS over 64 stacks (the 16, each
+// copied three times in the file backend: same objects, same reads). Printed beside their
+// targets; nothing here is asserted. `--drift-stacks N` and `--drift-memory-stacks M` size them.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
-import { openStack, ROOT, TOOLS_BIN, type StackHandle } from "../scripts/pulumi-env";
+import { openStack, ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
 import { mapLimit } from "../provider/drift/pool";
+import type { Report } from "../provider/drift/types";
 import type { Row } from "./engine";
 
 const PROGRAM = join(ROOT, "bench", "programs", "drift");
 const CLI = join(ROOT, "dist", "provider", "drift", "cli.js");
 const PER_STACK = 15;
 
-/** Runs a command; resolves with its wall time and the peak RSS of its own process (VmHWM). */
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ seconds: number; peak: number; code: number }> {
+/**
+ * Runs a command under bash; resolves with its wall time, the CPU time (user + system) of it and
+ * every process it started (bash's `times`), which other load on the machine does not move as it
+ * moves wall time, and the peak RSS of the command's own process (VmHWM).
+ */
+function timed(cmd: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ seconds: number; cpu: number; peak: number; code: number }> {
   const t0 = Date.now();
-  const child = spawn(cmd, args, { env, cwd, stdio: ["ignore", "ignore", "inherit"] });
+  const times = join(cwd, `.times-${process.pid}`);
+  const child = spawn("bash", ["-c", `${cmd}; code=$?; times > ${times}; exit $code`], { env, cwd, stdio: ["ignore", "ignore", "inherit"] });
   let peak = 0;
-  const sample = setInterval(() => {
+  const sample = () => {
     try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+      // The command is bash's child (bash does not exec the first of two commands).
+      const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      for (const pid of kids) {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+      }
     } catch {
       // exited
     }
-  }, 50);
+  };
+  const timer = setInterval(sample, 50);
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("exit", (code) => {
-      clearInterval(sample);
-      resolve({ seconds: (Date.now() - t0) / 1000, peak, code: code ?? -1 });
+      clearInterval(timer);
+      // `times`: the shell's user and system time, then its children's ("0m1.5s 0m0.2s").
+      const secs = (t: string) => t.split(/\s+/).reduce((a, x) => a + Number(/(\d+)m/.exec(x)?.[1] ?? 0) * 60 + Number(/([\d.]+)s/.exec(x)?.[1] ?? 0), 0);
+      let cpu = 0;
+      try {
+        cpu = readFileSync(times, "utf8").trim().split("\n").reduce((a, l) => a + secs(l), 0);
+        unlinkSync(times);
+      } catch {
+        // killed before `times`
+      }
+      resolve({ seconds: (Date.now() - t0) / 1000, cpu, peak, code: code ?? -1 });
     });
   });
 }
 
-export async function runDrift(opts: { stacks: number; parallel?: number }): Promise<Row[]> {
+/** A copy of stack `from`'s checkpoint as stack `to` of the same project (its URNs renamed). */
+function cloneStack(backend: string, project: string, from: string, to: string): void {
+  const dir = join(backend, ".pulumi", "stacks", project);
+  const text = readFileSync(join(dir, `${from}.json`), "utf8")
+    .split(`urn:pulumi:${from}::`).join(`urn:pulumi:${to}::`)
+    .split(`"organization/${project}/${from}"`).join(`"organization/${project}/${to}"`);
+  writeFileSync(join(dir, `${to}.json`), text);
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+
+export async function runDrift(opts: { stacks: number; memoryStacks?: number; parallel?: number }): Promise<Row[]> {
   const rows: Row[] = [];
   const parallel = opts.parallel ?? availableParallelism();
+  const memoryStacks = opts.memoryStacks ?? 64;
   const emu = await startEmulator({ settings: { speed: 0 } });
   const dir = mkdtempSync(join(tmpdir(), "cloudplatform-drift-bench-"));
+  const backend = join(dir, "backend");
   const env: Record<string, string> = {
     PATH: `${join(ROOT, "bin")}:${TOOLS_BIN}:${process.env.PATH}`, HOME: process.env.HOME ?? dir,
-    PULUMI_HOME: join(dir, "home"), PULUMI_BACKEND_URL: `file://${join(dir, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_HOME: join(dir, "home"), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "bench",
     PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: "true", CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey,
   };
-  const stacks: StackHandle[] = [];
+  const control = (method: string, path: string) => fetch(`${emu.baseUrl}/_emulator${path}`, { method, headers: method === "GET" ? {} : { "content-type": "application/json" } });
+  const names = Array.from({ length: opts.stacks }, (_, i) => `d${i}`);
   try {
-    process.stderr.write(`bench: drift: ${opts.stacks} stacks x ${PER_STACK} resources up...\n`);
-    stacks.push(...await mapLimit(Array.from({ length: opts.stacks }, (_, i) => i), 2, async (i) => {
+    process.stderr.write(`bench: drift: ${opts.stacks} stacks x ${PER_STACK} resources up (load ${load()})...\n`);
+    await mapLimit(names, 2, async (name, i) => {
       const s = await openStack({
-        programDir: PROGRAM, stackName: `d${i}`, stateDir: dir, env,
-        config: { sdk: i % 2 ? "native" : "dynamic", tag: `d${i}-${process.pid}` },
+        programDir: PROGRAM, stackName: name, stateDir: dir, env,
+        config: { sdk: i % 2 ? "native" : "dynamic", tag: `${name}-${process.pid}` },
       });
       const up = await s.stack.up();
       // Drift in 4: the service's image changed by hand.
@@ -65,47 +100,69 @@ export async function runDrift(opts: { stacks: number; parallel?: number }): Pro
         });
         if (!res.ok) throw new Error(`drift: ${res.status}`);
       }
-      return s;
-    }));
-    const names = stacks.map((s) => `organization/drift-bench/${s.stack.name}`);
+    });
     // The shell loop's scratch project, as the command makes its own.
     const scratch = join(dir, "scratch");
     mkdirSync(scratch);
     writeFileSync(join(scratch, "Pulumi.yaml"), "name: drift-bench\nruntime: nodejs\n");
     symlinkSync(join(ROOT, "node_modules"), join(scratch, "node_modules"));
-    const loop = `xargs -P ${parallel} -I{} pulumi refresh --preview-only --run-program=false --non-interactive --stack {} > /dev/null`;
     const input = join(dir, "stacks.txt");
-    writeFileSync(input, `${names.join("\n")}\n`);
+    writeFileSync(input, `${names.map((n) => `organization/drift-bench/${n}`).join("\n")}\n`);
+    const loop = `xargs -P ${parallel} -I{} pulumi refresh --preview-only --run-program=false --non-interactive --stack {} > /dev/null < ${input}`;
 
-    const command = () => timed(process.execPath, [CLI, "--all", "--parallel", String(parallel), "--format", "json", "--out", join(dir, "report.json")], env, ROOT);
-    const shell = () => timed("bash", ["-c", `${loop} < ${input}`], env, scratch);
-    await command(); // warms the CLI and the plugins
+    const out = join(dir, "report.json");
+    const command = () => timed(`'${process.execPath}' '${CLI}' --all --parallel ${parallel} --format json --out '${out}'`, env, scratch);
+    const shell = () => timed(loop, env, scratch);
+    await command(); // warms the CLI, the plugins and the page cache
+    const loadBefore = load();
     let cmdBest = Infinity;
     let loopBest = Infinity;
+    let cmdCpu = Infinity;
+    let loopCpu = Infinity;
     let peak = 0;
-    let reads = 0;
+    let reads: [string, number][] = [];
     for (let round = 0; round < 2; round++) {
       const l = await shell();
+      if (l.code !== 0) throw new Error(`the shell loop exited ${l.code}`);
       loopBest = Math.min(loopBest, l.seconds);
-      await fetch(`${emu.baseUrl}/_emulator/counters`, { method: "DELETE" });
+      loopCpu = Math.min(loopCpu, l.cpu);
+      await control("DELETE", "/counters");
       const c = await command();
       if (c.code !== 7) throw new Error(`cloudplatform-drift exited ${c.code}, expected 7 (drift in 4 stacks)`);
       cmdBest = Math.min(cmdBest, c.seconds);
+      cmdCpu = Math.min(cmdCpu, c.cpu);
       peak = Math.max(peak, c.peak);
-      const counters = (await (await fetch(`${emu.baseUrl}/_emulator/counters`)).json()) as Record<string, { count: number }>;
-      reads = Object.entries(counters).filter(([route]) => route.startsWith("GET /v1/")).reduce((n, [, c]) => n + c.count, 0);
+      const counters = (await (await control("GET", "/counters")).json()) as Record<string, { count: number }>;
+      reads = Object.entries(counters).filter(([route]) => route.startsWith("GET /v1/")).map(([route, c]) => [route, c.count]);
+      process.stderr.write(`bench: drift: round ${round + 1}: command ${c.seconds.toFixed(1)}s (CPU ${c.cpu.toFixed(1)}s), loop ${l.seconds.toFixed(1)}s (CPU ${l.cpu.toFixed(1)}s): ${(c.seconds / l.seconds).toFixed(2)}x (load ${load()})\n`);
     }
-    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
     const n = opts.stacks * PER_STACK;
-    rows.push({ id: "D1", what: `drift: ${opts.stacks} stacks x ${PER_STACK} (half dynamic, half native) vs xargs -P ${parallel} refresh previews (best of 2)`, value: `${cmdBest.toFixed(1)}s`, baseline: `${loopBest.toFixed(1)}s`, ratio: `${(cmdBest / loopBest).toFixed(2)}x`, target: "<= 1.1x", n: opts.stacks, ok: cmdBest / loopBest <= 1.1 });
-    rows.push({ id: "D2", what: `drift: API reads per resource (${reads} GETs, ${report.summary.resourcesChecked} resources checked, ${report.summary.stacksDrifted} stacks drifted)`, value: (reads / n).toFixed(2), baseline: "-", ratio: "-", target: "1/resource", n: opts.stacks, ok: reads === n });
-    rows.push({ id: "D3", what: "drift: the command's peak RSS (its own process; the CLI's are apart)", value: `${(peak / 2 ** 20).toFixed(0)}MB`, baseline: "-", ratio: "-", target: `<= 200MB at 64 stacks`, n: opts.stacks, ok: peak > 0 && peak <= 200 * 2 ** 20 });
+    const total = reads.reduce((a, [, c]) => a + c, 0);
+    process.stderr.write(`bench: drift: reads of one check of ${opts.stacks} stacks, by route:\n${reads.map(([r, c]) => `  ${c} ${r}`).join("\n")}\n`);
+    rows.push({ id: "D1", what: `drift: ${opts.stacks} stacks x ${PER_STACK} (half dynamic, half native) vs xargs -P ${parallel} refresh previews (best of 2; load ${loadBefore})`, value: `${cmdBest.toFixed(1)}s`, baseline: `${loopBest.toFixed(1)}s`, ratio: `${(cmdBest / loopBest).toFixed(2)}x`, target: "<= 1.1x", n: opts.stacks, ok: cmdBest / loopBest <= 1.1 });
+    rows.push({ id: "D1c", what: `drift: the same, CPU time of each and every process it started (best of 2)`, value: `${cmdCpu.toFixed(1)}s`, baseline: `${loopCpu.toFixed(1)}s`, ratio: `${(cmdCpu / loopCpu).toFixed(2)}x`, target: "<= 1.1x", n: opts.stacks, ok: cmdCpu / loopCpu <= 1.1 });
+    rows.push({ id: "D2", what: `drift: API reads per resource (${total} GETs, ${report.summary.resourcesChecked} resources checked, ${report.summary.stacksDrifted} stacks drifted)`, value: (total / n).toFixed(2), baseline: "-", ratio: "-", target: "1/resource", n: opts.stacks, ok: total === n });
+
+    // D3: the same stacks, each copied until there are `memoryStacks`.
+    const copies = Math.ceil(memoryStacks / opts.stacks) - 1;
+    for (let k = 1; k <= copies; k++) for (const name of names) if (opts.stacks * k + names.indexOf(name) < memoryStacks) cloneStack(backend, "drift-bench", name, `${name}c${k}`);
+    const big = await command();
+    const bigReport = JSON.parse(readFileSync(out, "utf8")) as Report;
+    const { stacksChecked, stacksFailed } = bigReport.summary;
+    if (stacksChecked !== memoryStacks || stacksFailed) throw new Error(`the memory run checked ${stacksChecked} stacks (${stacksFailed} failed), expected ${memoryStacks}`);
+    process.stderr.write(`bench: drift: ${memoryStacks} stacks checked in ${big.seconds.toFixed(1)}s (load ${load()})\n`);
+    rows.push({ id: "D3", what: `drift: the command's peak RSS, its own process (${opts.stacks} stacks: ${(peak / 2 ** 20).toFixed(0)}MB; the CLIs are apart)`, value: `${(big.peak / 2 ** 20).toFixed(0)}MB`, baseline: "-", ratio: "-", target: "<= 200MB", n: memoryStacks, ok: big.peak > 0 && big.peak <= 200 * 2 ** 20 });
   } finally {
-    process.stderr.write("bench: drift: destroying...\n");
-    await mapLimit(stacks, 2, async (s) => {
-      await s.stack.destroy().catch(() => {});
-      await s.stack.workspace.removeStack(s.stack.name, { force: true }).catch(() => {});
-    });
+    // The emulator goes with this process and the backend with `dir`: nothing to destroy. The
+    // stacks' config files are in the program's folder.
+    for (const name of names) {
+      try {
+        unlinkSync(join(PROGRAM, `Pulumi.${name}.yaml`));
+      } catch {
+        // not made
+      }
+    }
     await emu.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -113,10 +170,12 @@ export async function runDrift(opts: { stacks: number; parallel?: number }): Pro
 }
 
 if (require.main === module) {
-  const i = process.argv.indexOf("--drift-stacks");
-  const stacks = i >= 0 ? Number(process.argv[i + 1]) : 16;
+  const num = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  runDrift({ stacks }).then((rows) => require("./engine").printEngine(rows, "drift measure (real Pulumi CLI)"), (err) => {
+  runDrift({ stacks: num("--drift-stacks", 16), memoryStacks: num("--drift-memory-stacks", 64) }).then((rows) => require("./engine").printEngine(rows, "drift measure (real Pulumi CLI)"), (err) => {
     console.error(err);
     process.exit(1);
   });

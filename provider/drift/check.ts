@@ -3,6 +3,7 @@
 // checked with Node.js and the CLI alone. Errors become the stack's failure, never the run's.
 import { classify } from "./failures";
 import { FindingCollector, withoutIgnored } from "./findings";
+import { ignoreChangesOf } from "./ignores";
 import type { StackReport } from "./types";
 import { openWorkspace, publicBackend, stackOf, type Runner, type Target } from "./workspace";
 
@@ -26,10 +27,9 @@ export async function checkStack(runner: Runner, t: Target, opts: CheckOptions =
       const stack = stackOf(ws, t.name);
       await stack.previewRefresh({ runProgram: false, onEvent: collector.onEvent, ...(opts.parallel ? { parallel: opts.parallel } : {}) });
       if (collector.findings.some((f) => f.type === "changed")) {
-        // The state (secrets left encrypted) for each resource's ignoreChanges.
-        const state = await stack.exportStack();
-        const resources = (state.deployment?.resources ?? []) as { urn: string; ignoreChanges?: string[] }[];
-        ignore = new Map(resources.filter((r) => r.ignoreChanges?.length).map((r) => [r.urn, r.ignoreChanges!]));
+        // Each resource's ignoreChanges, from the state.
+        const backend = t.backend ?? runner.env.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
+        ignore = await ignoreChangesOf(stack, { backend, project: t.project, stack: t.stack });
       }
     } finally {
       dispose();

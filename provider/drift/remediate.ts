@@ -42,9 +42,9 @@ export async function planStack(runner: Runner, t: Target): Promise<NonNullable<
   }
 }
 
-export async function remediateStack(runner: Runner, t: Target, allowReplace: boolean): Promise<Remediation> {
+export async function remediateStack(runner: Runner, t: Target, allowReplace: boolean, planned?: StackReport["plan"]): Promise<Remediation> {
   if (!t.dir) return { status: "skipped", resources: [], message: "no program folder: give the stack's project with --dir to remediate it" };
-  const plan = await planStack(runner, t);
+  const plan = planned ?? (await planStack(runner, t));
   if (plan.error) return { status: "failed", resources: [], message: `plan failed: ${plan.error}` };
   const destructive = plan.steps.filter((s) => DESTRUCTIVE.test(s.op));
   if (destructive.length && !allowReplace) {

@@ -35,7 +35,8 @@ export async function run(opts: RunOptions, runner?: Runner): Promise<Report> {
   });
   if (opts.remediate) {
     // One at a time: each runs the stack's program and writes its state.
-    for (const [i, s] of stacks.entries()) if (s.status === "drifted") s.remediation = await remediateStack(r, targets[i], !!opts.allowReplace);
+    // A --plan already made is the remediation's plan: the program is not run twice for it.
+    for (const [i, s] of stacks.entries()) if (s.status === "drifted") s.remediation = await remediateStack(r, targets[i], !!opts.allowReplace, s.plan);
   }
   const report = buildReport([...failures, ...stacks], shard ? { shard: `${shard.index}/${shard.count}` } : {});
   if (opts.notify) report.notification = await notify(report, opts.notify);

@@ -1,6 +1,7 @@
 // Each way a stack can fail to be checked gets its own finding, while the other stacks are still
-// checked, in one run: a backend that cannot be read, a stack whose passphrase the run does not
-// have (the next test), a stack whose provider plugin is missing, and an API answering 401, or 503, every time.
+// checked, in one run: a backend that cannot be read, a stack holding secrets under a passphrase the
+// run does not have, a stack whose provider plugin is missing, and an API answering 401, or 503,
+// every time. The next test runs with no passphrase at all.
 // The JSON report is still written (--out), and the exit code is 1 although another stack drifted.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +13,9 @@ import { PROGRAMS } from "../support/stack";
 import { drift, fleetEnv } from "./fleet";
 
 jest.setTimeout(900_000);
+
+const SEALED_PASSPHRASE = `another-passphrase-${process.pid}`;
+const SEALED_TOKEN = `sealed-${process.pid}-s3cr3t`;
 
 let emu: TestEmulator;
 let dir: string;
@@ -49,6 +53,15 @@ beforeAll(async () => {
   });
   ids.plugin = (await native.stack.up()).outputs.projectId.value;
   stacks.push(native);
+  // Secrets in its state, under a passphrase the check does not have: no resource, nothing to read.
+  const sealedWork = join(dir, "sealed-work");
+  mkdirSync(sealedWork);
+  const sealed = await openStack({
+    programDir: sealedWork, stateDir: dir, stackName: "sealed", env: fleetEnv(emu, dir, { PULUMI_CONFIG_PASSPHRASE: SEALED_PASSPHRASE }),
+    program: { projectName: "drift-sealed", run: async () => ({ token: pulumi.secret(SEALED_TOKEN) }) },
+  });
+  await sealed.stack.up();
+  stacks.push(sealed);
 }, 900_000);
 afterAll(async () => {
   await emu.control("DELETE", "/faults");
@@ -86,15 +99,17 @@ test("every failure is its own entry, the other stacks are still checked, the re
     auth: ["failed", "api"],
     down: ["failed", "api"],
     plugin: ["failed", "plugin"],
+    sealed: ["failed", "passphrase"],
   });
+  expect(byName.sealed.error!.message).toMatch(/incorrect passphrase/);
   expect(byName.drifted.findings.map((f) => f.changelog)).toEqual([[{ type: "update", path: ["description"], from: "v1", to: "edited by hand" }]]);
   expect(byName.auth.findings).toEqual([expect.objectContaining({ type: "unreadable", message: expect.stringMatching(/401/) })]);
   expect(byName.down.findings).toEqual([expect.objectContaining({ type: "unreadable", message: expect.stringMatching(/503/) })]);
   expect(byName.plugin.error!.message).toMatch(/cloudplatform/);
   expect(byName["(backend)"].name).toContain("not-a-backend");
-  expect(report.summary).toMatchObject({ stacksChecked: 6, stacksDrifted: 1, stacksFailed: 4 });
-  expect(r.stderr).toMatch(/6 stacks checked: 1 drifted, 4 failed/);
-  expect(JSON.stringify(report)).not.toContain(emu.apiKey);
+  expect(report.summary).toMatchObject({ stacksChecked: 7, stacksDrifted: 1, stacksFailed: 5 });
+  expect(r.stderr).toMatch(/7 stacks checked: 1 drifted, 5 failed/);
+  for (const secret of [emu.apiKey, SEALED_TOKEN, SEALED_PASSPHRASE]) expect(JSON.stringify(report) + r.stderr).not.toContain(secret);
 });
 
 test("without any passphrase, a passphrase stack is reported as such", async () => {

@@ -2,7 +2,12 @@
 // summary and exit code, merging, and every format keeping secrets out.
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { inShard, parseStackName, stackKey } from "../../provider/drift/discover";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { classify } from "../../provider/drift/failures";
+import { checkpointResources, fileBackendDir } from "../../provider/drift/ignores";
 import { changelog, FindingCollector, parsePath, valueAt } from "../../provider/drift/findings";
 import { buildReport, exitCode, mergeReports, parseReport } from "../../provider/drift/report";
 import { render } from "../../provider/drift/cli";
@@ -143,4 +148,26 @@ test("ignoreChanges paths from state hide the changes under them, and a finding 
     { ...findings[1], changelog: [findings[1].changelog![0]] },
     findings[2],
   ]);
+});
+
+test("ignoreChanges are read from a file backend's checkpoint, in either layout, gzipped or not", () => {
+  expect(fileBackendDir("file:///var/state")).toBe("/var/state");
+  expect(fileBackendDir("file://~/state")).toBe(join(homedir(), "state"));
+  expect(fileBackendDir("s3://bucket/state")).toBeUndefined();
+  const dir = mkdtempSync(join(tmpdir(), "drift-ignores-"));
+  try {
+    const stacks = join(dir, ".pulumi", "stacks");
+    mkdirSync(join(stacks, "app"), { recursive: true });
+    const cp = (stack: string) => JSON.stringify({ version: 3, checkpoint: { stack, latest: { resources: [{ urn: `urn:${stack}`, ignoreChanges: ["description"] }] } } });
+    writeFileSync(join(stacks, "app", "prod.json"), cp("prod"));
+    writeFileSync(join(stacks, "app", "qa.json.gz"), gzipSync(cp("qa")));
+    writeFileSync(join(stacks, "old.json"), cp("old"));
+    expect(checkpointResources(dir, "app", "prod")).toEqual([{ urn: "urn:prod", ignoreChanges: ["description"] }]);
+    expect(checkpointResources(dir, "app", "qa")?.[0].urn).toBe("urn:qa");
+    expect(checkpointResources(dir, "app", "old")?.[0].urn).toBe("urn:old");
+    // Not there: the caller falls back to `pulumi stack export`.
+    expect(checkpointResources(dir, "app", "gone")).toBeUndefined();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

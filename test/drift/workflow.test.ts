@@ -15,7 +15,7 @@ import { PROGRAMS } from "../support/stack";
 import { CLI, drift, fleetEnv } from "./fleet";
 
 jest.setTimeout(900_000);
-// @pulumi/pulumi's YAML parser, to read the workflow as GitHub does.
+// js-yaml (a devDependency), to read the workflow as GitHub does.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { load } = require("js-yaml") as { load(text: string): unknown };
 const sh = promisify(execFile);

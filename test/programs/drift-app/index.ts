@@ -21,7 +21,8 @@ const web = new cloud.Service("web", {
   ],
   timeout: "2m",
 });
-const zone = new cloud.DnsZone("zone", { name: `drift-${tag}.test` });
+// A new `zone` name replaces the zone: the remediation test's plan that --remediate refuses.
+const zone = new cloud.DnsZone("zone", { name: config.get("zone") ?? `drift-${tag}.test` });
 const www = new cloud.DnsRecord("www", { zoneId: zone.id, name: "www", type: "CNAME", content: "app.example.com" });
 const assets = new cloud.Bucket("assets", {
   name: `drift-${tag}-assets`,
