@@ -22,15 +22,25 @@ link_nodejs_plugin() {
   ln -sfn "$script" "$BIN/pulumi-resource-pulumi-nodejs"
 }
 
+# An official CLI ships the dynamic-provider host beside itself and warns when PATH has another.
+link_host_for() {
+  local dir; dir="$(dirname "$(readlink -f "$1")")"
+  if [ "$dir" != "$(readlink -f "$BIN")" ] && [ -x "$dir/pulumi-resource-pulumi-nodejs" ]; then
+    rm -f "$BIN/pulumi-resource-pulumi-nodejs"
+  else
+    link_nodejs_plugin
+  fi
+}
+
 if tested "$BIN/pulumi" && [ -x "$BIN/pulumi-language-nodejs" ]; then
-  link_nodejs_plugin
+  link_host_for "$BIN/pulumi"
   echo "demo-tools: pulumi $("$BIN/pulumi" version) in .tools/bin"
   exit 0
 fi
 if onpath="$(command -v pulumi)" && tested "$onpath" && host="$(command -v pulumi-language-nodejs)"; then
   ln -sfn "$onpath" "$BIN/pulumi"
   ln -sfn "$host" "$BIN/pulumi-language-nodejs"
-  link_nodejs_plugin
+  link_host_for "$onpath"
   echo "demo-tools: using pulumi $("$onpath" version) from $(dirname "$onpath")"
   exit 0
 fi
