@@ -35,7 +35,7 @@ system-deps:
 
 # Incremental: a build with nothing changed takes seconds (the build info lives in dist/).
 build: deps
-	npx tsc -p tsconfig.json --incremental
+	npx --no-install tsc -p tsconfig.json --incremental
 	$(NPM) run --silent copy-ui
 	@# The package's commands, run through node_modules/.bin before any npm install has marked them.
 	chmod +x dist/emulator/cli.js dist/provider/adopt/cli.js dist/provider/drift/cli.js
@@ -43,7 +43,7 @@ build: deps
 # jest only transpiles (tsconfig.jest.json): the tests' types are checked here, with everything else.
 # After the build: test programs import the package's own types from dist/.
 typecheck: build
-	npx tsc -p tsconfig.test.json --noEmit --incremental --tsBuildInfoFile dist/.tsbuildinfo-test
+	npx --no-install tsc -p tsconfig.test.json --noEmit --incremental --tsBuildInfoFile dist/.tsbuildinfo-test
 
 tools: deps
 	./scripts/build-pulumi.sh
@@ -72,7 +72,7 @@ schema: build sdkgen
 	cd sdk/go && GONOSUMDB=github.com/pulumi/pulumi go mod tidy
 	node dist/scripts/gen-docs.js
 	node dist/scripts/gen-graphql-doc.js
-	npx tsc -p tsconfig.json
+	npx --no-install tsc -p tsconfig.json
 
 plugin: build
 	./scripts/make-plugin.sh
@@ -99,12 +99,12 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 python-sdk: $(WHEEL) .venv/.mypy
 
 test: build typecheck tools python-sdk compat vitest system-deps
-	npx jest --ci $(JEST_FLAGS)
+	npx --no-install jest --ci $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
 # check-vs-api's property runs 500 cases per resource here, 2000 in `make test`.
 test-unit: build typecheck
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx jest --ci -c jest.unit.config.js $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 # Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
 demo: build
