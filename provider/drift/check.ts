@@ -27,8 +27,8 @@ export async function checkStack(runner: Runner, t: Target, opts: CheckOptions =
       const stack = stackOf(ws, t.name);
       await stack.previewRefresh({ runProgram: false, onEvent: collector.onEvent, ...(opts.parallel ? { parallel: opts.parallel } : {}) });
       if (collector.findings.some((f) => f.type === "changed")) {
-        // Each resource's ignoreChanges, from the state.
-        const backend = t.backend ?? runner.env.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
+        // Each resource's ignoreChanges, from the state, on the backend the workspace uses.
+        const backend = ws.envVars.PULUMI_BACKEND_URL ?? process.env.PULUMI_BACKEND_URL;
         ignore = await ignoreChangesOf(stack, { backend, project: t.project, stack: t.stack });
       }
     } finally {

@@ -1,5 +1,6 @@
 // The examples of schema.json's descriptions (the Registry's `{{% examples %}}` sections), by
 // language, and the check of a YAML example against the schema.
+import { exampleKey } from "../../scripts/doc-examples";
 import type { Json } from "../../scripts/json-schema";
 
 export type Fence = "typescript" | "python" | "go" | "yaml";
@@ -10,7 +11,7 @@ export function blocks(schema: Json, fence: Fence): Map<string, string> {
   for (const [token, entry] of [...Object.entries<Json>(schema.resources), ...Object.entries<Json>(schema.functions)]) {
     const section = /\{\{% examples %\}\}([\s\S]*?)\{\{% \/examples %\}\}/.exec(entry.description ?? "")?.[1] ?? "";
     const found = [...section.matchAll(new RegExp(`^\`\`\`${fence}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1]);
-    found.forEach((code, i) => out.set(`${token.split(":")[2]}-${i + 1}`, code));
+    found.forEach((code, i) => out.set(exampleKey(token.split(":")[2], i), code));
   }
   return out;
 }

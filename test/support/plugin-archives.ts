@@ -29,7 +29,8 @@ function contentKey(): string {
 
 /** Waits for another worker's build of the same key (a folder made atomically), or makes it. */
 async function archivesDir(): Promise<string> {
-  const dir = join(CACHE, contentKey());
+  const key = contentKey();
+  const dir = join(CACHE, key);
   const lock = `${dir}.lock`;
   mkdirSync(CACHE, { recursive: true });
   for (;;) {
@@ -47,7 +48,7 @@ async function archivesDir(): Promise<string> {
       rmSync(tmp, { recursive: true, force: true });
       await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: tmp }, timeout: 600_000 });
       writeFileSync(join(tmp, ".complete"), "");
-      for (const old of readdirSync(CACHE)) if (!old.endsWith(".lock") && !old.startsWith(contentKey())) rmSync(join(CACHE, old), { recursive: true, force: true });
+      for (const old of readdirSync(CACHE)) if (!old.endsWith(".lock") && !old.startsWith(key)) rmSync(join(CACHE, old), { recursive: true, force: true });
       renameSync(tmp, dir);
       return dir;
     } finally {
