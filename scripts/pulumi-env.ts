@@ -2,7 +2,8 @@
 // an isolated PULUMI_HOME, no update checks and no plugin downloads. Shared by the demo, the
 // tests and the benches.
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import Module = require("node:module");
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -31,6 +32,13 @@ export interface OpenStackOptions {
   config?: Record<string, string | { value: string; secret?: boolean }>;
   /** Keep the backend here instead of a fresh temporary folder. */
   stateDir?: string;
+  /**
+   * Run the TypeScript program of `programDir` (its index.ts) in this Node process, through the
+   * Automation API's inline mode, rather than in a Node process the CLI starts for each operation.
+   * The folder's Pulumi.yaml still names the project and its plugins, and commands run with
+   * `runPulumiCmd` still start the program as the CLI does.
+   */
+  inProcess?: boolean;
 }
 
 export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
@@ -50,11 +58,13 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     ...opts.env,
   };
-  const pulumiCommand = await PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true });
+  const auto = opts.inProcess ? inProcess.automation() : { LocalWorkspace, PulumiCommand };
+  const pulumiCommand = await auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true });
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
-  const stack = opts.program
-    ? await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: opts.program.projectName, program: opts.program.run }, { ...workspace, workDir: opts.programDir })
-    : await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
+  const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
+  const stack = program
+    ? await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
+    : await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
@@ -73,6 +83,54 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     },
   };
 }
+
+/**
+ * Programs run in this process. They and the Automation API that serves them are loaded by Node's
+ * own module loader even under a test runner (whose loader keeps its own module registry), so a
+ * program resolves its packages from its folder and shares @pulumi/pulumi with the Automation API,
+ * and a dynamic provider is serialized by reference, exactly as in the program's own process.
+ */
+const inProcess = {
+  loader(dir: string): { require: NodeJS.Require; compile(code: string, file: string): unknown } {
+    const NodeModule = Module as unknown as {
+      new (id: string): { filename: string; paths: string[]; exports: unknown; require: NodeJS.Require; _compile(code: string, file: string): void };
+      _nodeModulePaths(dir: string): string[];
+    };
+    const host = (file: string) => {
+      const m = new NodeModule(file);
+      m.filename = file;
+      m.paths = NodeModule._nodeModulePaths(dir);
+      return m;
+    };
+    return {
+      require: ((id: string) => host(join(dir, "[loader]")).require(id)) as NodeJS.Require,
+      compile(code, file) {
+        const m = host(file);
+        m._compile(code, file);
+        return m.exports;
+      },
+    };
+  },
+  automation(): Pick<typeof import("@pulumi/pulumi/automation"), "LocalWorkspace" | "PulumiCommand"> {
+    return inProcess.loader(ROOT).require("@pulumi/pulumi/automation");
+  },
+  /** The project's name (from Pulumi.yaml) and its index.ts, transpiled once and run afresh each time. */
+  program(dir: string): { projectName: string; run: PulumiFn } {
+    const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
+    const projectName = /^name:\s*(\S+)/m.exec(yaml)?.[1];
+    const file = join(dir, "index.ts");
+    if (!projectName || !existsSync(file) || !/^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(yaml)) {
+      throw new Error(`${dir}: only a Node.js program with an index.ts runs in this process`);
+    }
+    const loader = inProcess.loader(dir);
+    const ts: typeof import("typescript") = loader.require("typescript");
+    const js = ts.transpileModule(readFileSync(file, "utf8"), {
+      fileName: file,
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    }).outputText;
+    return { projectName, run: async () => loader.compile(js, file) as Record<string, unknown> };
+  },
+};
 
 function readTree(dir: string): string {
   let out = "";

@@ -18,7 +18,8 @@ afterAll(async () => emu?.close());
 
 
 test("SIGKILL during an up, then cancel, refresh --clear-pending-creates and up: the killed run's service is adopted, no 409", async () => {
-  const s = await testStack(emu, "durable", { mode: "service", tag: "crash" });
+  // The program in its own process: the test kills the CLI and everything it started.
+  const s = await testStack(emu, "durable", { mode: "service", tag: "crash" }, { process: true });
   const stackName = s.stack.name;
   try {
     const up = s.stack.up();

@@ -43,7 +43,8 @@ test.each(SEEDS.map((seed, i) => [seed, i === SEEDS.length - 1] as const))("seed
   // The kill point: after k of the 12 platform objects exist, then up to 400 ms more.
   const k = 1 + Math.floor(random() * 11);
   const extraMs = Math.floor(random() * 400);
-  const s = await testStack(emu, "durable", { mode: "mixed", groups: "2", tag: `kill${seed}`, fileContent: { value: "file-secret-2", secret: true } });
+  // The program in its own process: the kill takes the CLI and everything it started.
+  const s = await testStack(emu, "durable", { mode: "mixed", groups: "2", tag: `kill${seed}`, fileContent: { value: "file-secret-2", secret: true } }, { process: true });
   try {
     const up = s.stack.up();
     let finished = false;

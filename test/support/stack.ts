@@ -1,5 +1,5 @@
 // Lifecycle tests drive the real Pulumi CLI through the Automation API against a test emulator.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EngineEvent, PreviewResult, PulumiFn, UpResult } from "@pulumi/pulumi/automation";
@@ -11,23 +11,39 @@ export const EXAMPLES = join(ROOT, "examples");
 
 let counter = 0;
 
-/** A stack of `program` (a folder under test/programs or an absolute path) wired to the emulator. */
+/**
+ * A stack of `program` (a folder under test/programs or an absolute path) wired to the emulator.
+ *
+ * A TypeScript program whose only source is index.ts runs in this process (the Automation API's
+ * inline mode): each operation then costs the CLI and the provider, not a Node process that
+ * loads @pulumi/pulumi and TypeScript again. `process: true` (or CLOUDPLATFORM_TEST_PROGRAMS=process
+ * for the whole suite) runs it in the Node process the CLI starts, as `pulumi up` in a shell does;
+ * tests that kill the CLI mid-operation need that.
+ */
 export async function testStack(
   emu: TestEmulator,
   program: string,
   config: Record<string, string | { value: string; secret?: boolean }> = {},
-  opts: { keyVia?: "env" | "config"; env?: Record<string, string> } = {},
+  opts: { keyVia?: "env" | "config"; env?: Record<string, string>; process?: boolean } = {},
 ): Promise<StackHandle> {
   const env: Record<string, string> = { CLOUDPLATFORM_BASE_URL: emu.baseUrl, ...opts.env };
   const cfg = { ...config };
   if ((opts.keyVia ?? "env") === "env") env.CLOUDPLATFORM_API_KEY = emu.apiKey;
   else cfg["cloudplatform:apiKey"] = { value: emu.apiKey, secret: true };
+  const programDir = program.startsWith("/") ? program : join(PROGRAMS, program);
   return openStack({
-    programDir: program.startsWith("/") ? program : join(PROGRAMS, program),
+    programDir,
     stackName: `t${process.pid}x${Date.now().toString(36)}x${counter++}`,
     env,
     config: cfg,
+    inProcess: !opts.process && process.env.CLOUDPLATFORM_TEST_PROGRAMS !== "process" && onlyIndexTs(programDir),
   });
+}
+
+/** A Node.js program folder whose one TypeScript source is index.ts. */
+function onlyIndexTs(dir: string): boolean {
+  const sources = readdirSync(dir).filter((f) => /\.tsx?$/.test(f));
+  return sources.length === 1 && sources[0] === "index.ts" && /^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
 }
 
 /**
