@@ -65,6 +65,7 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   const stack = program
     ? await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
     : await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
+  if (opts.inProcess) inProcess.giveEnv(stack, { ...opts.env, PATH: undefined });
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
@@ -114,7 +115,40 @@ const inProcess = {
   automation(): Pick<typeof import("@pulumi/pulumi/automation"), "LocalWorkspace" | "PulumiCommand"> {
     return inProcess.loader(ROOT).require("@pulumi/pulumi/automation");
   },
-  /** The project's name (from Pulumi.yaml) and its index.ts, transpiled once and run afresh each time. */
+  /**
+   * A program's own process would inherit the environment given to the CLI (the SDK's functions
+   * run in the program and read CLOUDPLATFORM_*): it is this process's for each operation's length.
+   */
+  giveEnv(stack: Stack, env: Record<string, string | undefined>): void {
+    for (const op of ["up", "preview", "refresh", "previewRefresh", "destroy", "import"] as const) {
+      const run = (stack[op] as (...a: unknown[]) => Promise<unknown>).bind(stack);
+      (stack as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => inProcess.withEnv(env, () => run(...args));
+    }
+  },
+  envDepth: 0,
+  envSaved: new Map<string, string | undefined>(),
+  async withEnv<T>(env: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+    // The program's process.env, not a test runner's copy of it.
+    const real: NodeJS.Process = inProcess.loader(ROOT).require("process");
+    inProcess.envDepth++;
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) continue;
+      if (!inProcess.envSaved.has(k)) inProcess.envSaved.set(k, real.env[k]);
+      real.env[k] = v;
+    }
+    try {
+      return await fn();
+    } finally {
+      if (--inProcess.envDepth === 0) {
+        for (const [k, v] of inProcess.envSaved) {
+          if (v === undefined) delete real.env[k];
+          else real.env[k] = v;
+        }
+        inProcess.envSaved.clear();
+      }
+    }
+  },
+  /** The project's name (from Pulumi.yaml) and its index.ts, run afresh each time. */
   program(dir: string): { projectName: string; run: PulumiFn } {
     const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
     const projectName = /^name:\s*(\S+)/m.exec(yaml)?.[1];
@@ -124,11 +158,21 @@ const inProcess = {
     }
     const loader = inProcess.loader(dir);
     const ts: typeof import("typescript") = loader.require("typescript");
-    const js = ts.transpileModule(readFileSync(file, "utf8"), {
-      fileName: file,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    }).outputText;
-    return { projectName, run: async () => loader.compile(js, file) as Record<string, unknown> };
+    // Tests rewrite a program between operations (code `pulumi import` generated): read it each run.
+    let source = "";
+    let js = "";
+    const run = async () => {
+      const now = readFileSync(file, "utf8");
+      if (now !== source) {
+        source = now;
+        js = ts.transpileModule(source, {
+          fileName: file,
+          compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+        }).outputText;
+      }
+      return loader.compile(js, file) as Record<string, unknown>;
+    };
+    return { projectName, run };
   },
 };
 

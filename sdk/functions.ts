@@ -5,13 +5,18 @@ import { makeContext, resolveConfig } from "../provider/config";
 import type { FunctionDefinition } from "../provider/functions";
 import type { Context } from "../provider/resources/framework";
 
-let shared: Context | undefined;
+let shared: { settings: string; context: Context } | undefined;
 
-/** The context functions call the API with; built once per program. */
+/**
+ * The context functions call the API with; built once per program, and again when the settings
+ * change: an Automation API process runs several stacks' programs, each with its own.
+ */
 export function functionContext(): Context {
   // runtime.getConfig reads a secret value without the plain-text warning Config.get gives.
-  shared ??= makeContext(resolveConfig((k) => pulumi.runtime.getConfig(k)), {}, (m) => pulumi.log.info(m));
-  return shared;
+  const config = resolveConfig((k) => pulumi.runtime.getConfig(k));
+  const settings = JSON.stringify(config);
+  if (shared?.settings !== settings) shared = { settings, context: makeContext(config, {}, (m) => pulumi.log.info(m)) };
+  return shared.context;
 }
 
 /** Where a stand-in for the platform's answers is installed (pulumi-cloudplatform/testing/mocks); global, so copies of the package share it. */
