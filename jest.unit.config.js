@@ -27,7 +27,4 @@ const SLOW = {
 module.exports = {
   ...base,
   testPathIgnorePatterns: ["/node_modules/", ...Object.keys(SLOW)],
-  // These files mostly wait (Retry-After, timeouts, the emulator's latency faults): on two cores a
-  // third worker takes the tier from about 150 s to about 100 s.
-  maxWorkers: 3,
 };
