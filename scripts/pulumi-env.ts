@@ -2,7 +2,7 @@
 // an isolated PULUMI_HOME, no update checks and no plugin downloads. Shared by the demo, the
 // tests and the benches.
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import Module = require("node:module");
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -65,7 +65,7 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   const stack = program
     ? await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
     : await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
-  if (opts.inProcess) inProcess.giveEnv(stack, { ...opts.env, PATH: undefined });
+  if (opts.inProcess) inProcess.giveEnv(stack, opts.env ?? {});
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
@@ -83,6 +83,17 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
       }
     },
   };
+}
+
+/** Whether the project in `dir` is a Node.js program (Pulumi.yaml's runtime, short or long form). */
+export function isNodejsProject(dir: string): boolean {
+  return /^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
+}
+
+/** A Node.js program whose one TypeScript source is index.ts: what `inProcess` can run. */
+export function runsInProcess(dir: string): boolean {
+  const sources = readdirSync(dir).filter((f) => /\.tsx?$/.test(f));
+  return sources.length === 1 && sources[0] === "index.ts" && isNodejsProject(dir);
 }
 
 /**
@@ -103,8 +114,9 @@ const inProcess = {
       m.paths = NodeModule._nodeModulePaths(dir);
       return m;
     };
+    const requirer = host(join(dir, "[loader]"));
     return {
-      require: ((id: string) => host(join(dir, "[loader]")).require(id)) as NodeJS.Require,
+      require: ((id: string) => requirer.require(id)) as NodeJS.Require,
       compile(code, file) {
         const m = host(file);
         m._compile(code, file);
@@ -119,20 +131,22 @@ const inProcess = {
    * A program's own process would inherit the environment given to the CLI (the SDK's functions
    * run in the program and read CLOUDPLATFORM_*): it is this process's for each operation's length.
    */
-  giveEnv(stack: Stack, env: Record<string, string | undefined>): void {
+  giveEnv(stack: Stack, env: Record<string, string>): void {
+    // PATH is how the CLI finds its plugins; this process's own children keep theirs.
+    const { PATH: _cliPath, ...programEnv } = env;
     for (const op of ["up", "preview", "refresh", "previewRefresh", "destroy", "import"] as const) {
       const run = (stack[op] as (...a: unknown[]) => Promise<unknown>).bind(stack);
-      (stack as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => inProcess.withEnv(env, () => run(...args));
+      (stack as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => inProcess.withEnv(programEnv, () => run(...args));
     }
   },
   envDepth: 0,
   envSaved: new Map<string, string | undefined>(),
-  async withEnv<T>(env: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  realProcess: undefined as NodeJS.Process | undefined,
+  async withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
     // The program's process.env, not a test runner's copy of it.
-    const real: NodeJS.Process = inProcess.loader(ROOT).require("process");
+    const real = (inProcess.realProcess ??= inProcess.loader(ROOT).require("process") as NodeJS.Process);
     inProcess.envDepth++;
     for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) continue;
       if (!inProcess.envSaved.has(k)) inProcess.envSaved.set(k, real.env[k]);
       real.env[k] = v;
     }
@@ -150,12 +164,9 @@ const inProcess = {
   },
   /** The project's name (from Pulumi.yaml) and its index.ts, run afresh each time. */
   program(dir: string): { projectName: string; run: PulumiFn } {
-    const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
-    const projectName = /^name:\s*(\S+)/m.exec(yaml)?.[1];
+    const projectName = /^name:\s*(\S+)/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))?.[1];
     const file = join(dir, "index.ts");
-    if (!projectName || !existsSync(file) || !/^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(yaml)) {
-      throw new Error(`${dir}: only a Node.js program with an index.ts runs in this process`);
-    }
+    if (!projectName || !runsInProcess(dir)) throw new Error(`${dir}: only a Node.js program whose one source is index.ts runs in this process`);
     const loader = inProcess.loader(dir);
     const ts: typeof import("typescript") = loader.require("typescript");
     // Tests rewrite a program between operations (code `pulumi import` generated): read it each run.

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { isNodejsProject, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
 
 jest.setTimeout(900_000);
 
@@ -27,9 +27,8 @@ function markedBlock(markdown: string): string {
   return shBlocks(markdown.slice(at))[0];
 }
 
-const isNodejs = (dir: string) => /^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
 const examples = readdirSync(EXAMPLES)
-  .filter((d) => existsSync(join(EXAMPLES, d, "README.md")) && existsSync(join(EXAMPLES, d, "Pulumi.yaml")) && isNodejs(join(EXAMPLES, d)))
+  .filter((d) => existsSync(join(EXAMPLES, d, "README.md")) && existsSync(join(EXAMPLES, d, "Pulumi.yaml")) && isNodejsProject(join(EXAMPLES, d)))
   .sort();
 
 /** Runs a script with bash -euo pipefail; background jobs it left (its emulator) are stopped on exit. */

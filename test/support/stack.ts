@@ -1,9 +1,9 @@
 // Lifecycle tests drive the real Pulumi CLI through the Automation API against a test emulator.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EngineEvent, PreviewResult, PulumiFn, UpResult } from "@pulumi/pulumi/automation";
-import { openStack, ROOT, type StackHandle, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { openStack, ROOT, runsInProcess, type StackHandle, TOOLS_BIN } from "../../scripts/pulumi-env";
 import type { TestEmulator } from "./emulator";
 
 export const PROGRAMS = join(ROOT, "test", "programs");
@@ -36,14 +36,8 @@ export async function testStack(
     stackName: `t${process.pid}x${Date.now().toString(36)}x${counter++}`,
     env,
     config: cfg,
-    inProcess: !opts.process && process.env.CLOUDPLATFORM_TEST_PROGRAMS !== "process" && onlyIndexTs(programDir),
+    inProcess: !opts.process && process.env.CLOUDPLATFORM_TEST_PROGRAMS !== "process" && runsInProcess(programDir),
   });
-}
-
-/** A Node.js program folder whose one TypeScript source is index.ts. */
-function onlyIndexTs(dir: string): boolean {
-  const sources = readdirSync(dir).filter((f) => /\.tsx?$/.test(f));
-  return sources.length === 1 && sources[0] === "index.ts" && /^runtime:\s*(\n\s+name:\s*)?nodejs\b/m.test(readFileSync(join(dir, "Pulumi.yaml"), "utf8"));
 }
 
 /**
