@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import Module = require("node:module");
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { DiyState } from "./diy-state";
 
 export const ROOT = resolve(__dirname, "..", __dirname.includes(`${join("dist", "scripts")}`) ? ".." : ".");
 export const TOOLS_BIN = join(ROOT, ".tools", "bin");
@@ -59,13 +60,17 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     ...opts.env,
   };
   const auto = opts.inProcess ? inProcess.automation() : { LocalWorkspace, PulumiCommand };
-  const pulumiCommand = await auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true });
+  // `pulumi version` once per process, not once per stack.
+  const pulumiCommand = await (commands[opts.inProcess ? "inProcess" : "here"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
   const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
+  // A fresh backend has no stack to select.
+  const open = (opts.stateDir ? auto.LocalWorkspace.createOrSelectStack : auto.LocalWorkspace.createStack).bind(auto.LocalWorkspace);
   const stack = program
-    ? await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
-    : await auto.LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
+    ? await open({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
+    : await open({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
   if (opts.inProcess) inProcess.giveEnv(stack, opts.env ?? {});
+  if (envVars.PULUMI_BACKEND_URL === `file://${backend}`) readsOwnBackend(stack, new DiyState(backend, envVars.PULUMI_CONFIG_PASSPHRASE));
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
@@ -83,6 +88,21 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
       }
     },
   };
+}
+
+const commands: { inProcess?: Promise<PulumiCommand>; here?: Promise<PulumiCommand> } = {};
+
+/**
+ * The outputs and the summary the Automation API fetches after each operation come from the file
+ * backend's files rather than three more CLI runs (see DiyState); the CLI still answers whatever
+ * those files hold that DiyState cannot read.
+ */
+function readsOwnBackend(stack: Stack, files: DiyState): void {
+  const ws = stack.workspace as unknown as { stackOutputs(name: string): Promise<unknown> };
+  const cliOutputs = ws.stackOutputs.bind(ws);
+  ws.stackOutputs = async (name) => files.outputs(name) ?? cliOutputs(name);
+  const cliInfo = stack.info.bind(stack);
+  stack.info = async (showSecrets) => files.lastUpdate(stack.name) ?? cliInfo(showSecrets);
 }
 
 /** Whether the project in `dir` is a Node.js program (Pulumi.yaml's runtime, short or long form). */

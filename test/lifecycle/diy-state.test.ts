@@ -1,0 +1,65 @@
+// The tests read a stack's outputs and last update from the file backend (scripts/diy-state.ts)
+// instead of running `pulumi stack output` and `pulumi stack history` after each operation: what
+// they read is what the CLI prints, secrets (top level and nested) included.
+import * as pulumi from "@pulumi/pulumi";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStack, type StackHandle } from "../../scripts/pulumi-env";
+import { pulumiCmd } from "../support/stack";
+
+jest.setTimeout(120_000);
+
+let work: string;
+let s: StackHandle;
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "cloudplatform-diy-"));
+  s = await openStack({
+    programDir: work,
+    stackName: "diy",
+    config: { greeting: "hi", token: { value: "t0k", secret: true } },
+    program: {
+      projectName: "diy-state",
+      run: async () => ({
+        plain: 1,
+        list: [1, "a", { b: null }],
+        secret: pulumi.secret("s3cr3t"),
+        nested: { a: pulumi.secret({ deep: ["x"] }), b: 2 },
+        text: pulumi.secret("line\nwith \"quotes\" and ünïcode"),
+      }),
+    },
+  });
+});
+afterAll(async () => {
+  await s?.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function cli(): Promise<{ outputs: Record<string, { value: unknown; secret: boolean }>; last: any }> {
+  const masked = JSON.parse((await pulumiCmd(s, ["stack", "output", "--json"])).stdout);
+  const plain = JSON.parse((await pulumiCmd(s, ["stack", "output", "--json", "--show-secrets"])).stdout);
+  const outputs = Object.fromEntries(Object.entries(plain).map(([k, value]) => [k, { value, secret: masked[k] === "[secret]" }]));
+  const [last] = JSON.parse((await pulumiCmd(s, ["stack", "history", "--json", "--show-secrets", "--page-size", "1", "--page", "1"])).stdout);
+  return { outputs, last };
+}
+
+test("outputs and the last update read from the backend are what the CLI prints", async () => {
+  const up = await s.stack.up();
+  const printed = await cli();
+  expect(up.outputs).toEqual(printed.outputs);
+  expect(up.outputs.secret).toEqual({ value: "s3cr3t", secret: true });
+  expect(up.outputs.nested).toEqual({ value: { a: { deep: ["x"] }, b: 2 }, secret: false });
+  expect(JSON.parse(JSON.stringify(up.summary))).toEqual(printed.last);
+  expect(up.summary.resourceChanges).toEqual({ create: 1 });
+
+  // the second update is the newest one read
+  const again = await s.stack.refresh();
+  expect(again.summary.kind).toBe("refresh");
+  expect(JSON.parse(JSON.stringify(again.summary))).toEqual((await cli()).last);
+
+  // destroyed: no outputs, as the CLI says
+  const gone = await s.stack.destroy();
+  expect(gone.summary).toMatchObject({ kind: "destroy", result: "succeeded", resourceChanges: { delete: 1 } });
+  expect(await s.stack.outputs()).toEqual((await cli()).outputs);
+  expect(await s.stack.outputs()).toEqual({});
+});
