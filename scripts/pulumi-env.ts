@@ -64,8 +64,9 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   const pulumiCommand = await (commands[opts.inProcess ? "inProcess" : "here"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
   const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
-  // A fresh backend has no stack to select.
-  const open = (opts.stateDir ? auto.LocalWorkspace.createOrSelectStack : auto.LocalWorkspace.createStack).bind(auto.LocalWorkspace);
+  // A backend made here for this stack alone: it has no stack to select, and it goes with its folder.
+  const ownBackend = !opts.stateDir && envVars.PULUMI_BACKEND_URL === `file://${backend}`;
+  const open = (ownBackend ? auto.LocalWorkspace.createStack : auto.LocalWorkspace.createOrSelectStack).bind(auto.LocalWorkspace);
   const stack = program
     ? await open({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
     : await open({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
@@ -82,7 +83,9 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     rawState: () => readTree(join(backend, ".pulumi", "stacks")),
     async dispose() {
       try {
-        await stack.workspace.removeStack(opts.stackName, { force: true });
+        // In a backend of its own, `stack rm` would only also remove the stack's config file.
+        if (ownBackend) for (const ext of ["yaml", "yml"]) rmSync(join(opts.programDir, `Pulumi.${opts.stackName}.${ext}`), { force: true });
+        else await stack.workspace.removeStack(opts.stackName, { force: true });
       } finally {
         if (!opts.stateDir) rmSync(state, { recursive: true, force: true });
       }

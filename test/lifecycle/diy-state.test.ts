@@ -1,8 +1,9 @@
 // The tests read a stack's outputs and last update from the file backend (scripts/diy-state.ts)
 // instead of running `pulumi stack output` and `pulumi stack history` after each operation: what
-// they read is what the CLI prints, secrets (top level and nested) included.
+// they read is what the CLI prints, secrets (top level and nested) included. A stack in a backend
+// of its own is disposed of with its folder, and its config file goes too.
 import * as pulumi from "@pulumi/pulumi";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStack, type StackHandle } from "../../scripts/pulumi-env";
@@ -31,7 +32,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await s?.dispose();
+  if (s && existsSync(s.backendDir)) await s.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -62,4 +63,9 @@ test("outputs and the last update read from the backend are what the CLI prints"
   expect(gone.summary).toMatchObject({ kind: "destroy", result: "succeeded", resourceChanges: { delete: 1 } });
   expect(await s.stack.outputs()).toEqual((await cli()).outputs);
   expect(await s.stack.outputs()).toEqual({});
+
+  expect(existsSync(join(work, "Pulumi.diy.yaml"))).toBe(true);
+  await s.dispose();
+  expect(existsSync(join(work, "Pulumi.diy.yaml"))).toBe(false);
+  expect(existsSync(s.backendDir)).toBe(false);
 });
