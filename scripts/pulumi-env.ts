@@ -1,7 +1,7 @@
 // Runs Pulumi programs with the toolchain `make tools` built: the file backend, a passphrase,
 // an isolated PULUMI_HOME, no update checks and no plugin downloads. Shared by the demo, the
 // tests and the benches.
-import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import type { PulumiCommand, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import Module = require("node:module");
 import { tmpdir } from "node:os";
@@ -59,9 +59,11 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     ...opts.env,
   };
-  const auto = opts.inProcess ? inProcess.automation() : { LocalWorkspace, PulumiCommand };
+  // An inline program of the caller's shares the caller's @pulumi/pulumi. Otherwise the Automation
+  // API is the one Node's own loader keeps: loaded once per process, not once per test file.
+  const auto: Automation = opts.program ? require("@pulumi/pulumi/automation") : inProcess.automation();
   // `pulumi version` once per process, not once per stack.
-  const pulumiCommand = await (commands[opts.inProcess ? "inProcess" : "here"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
+  const pulumiCommand = await (commands[opts.program ? "caller" : "node"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
   const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
   // A backend made here for this stack alone: it has no stack to select, and it goes with its folder.
@@ -93,7 +95,9 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   };
 }
 
-const commands: { inProcess?: Promise<PulumiCommand>; here?: Promise<PulumiCommand> } = {};
+type Automation = Pick<typeof import("@pulumi/pulumi/automation"), "LocalWorkspace" | "PulumiCommand">;
+
+const commands: { caller?: Promise<PulumiCommand>; node?: Promise<PulumiCommand> } = {};
 
 /**
  * The outputs and the summary the Automation API fetches after each operation come from the file
@@ -147,7 +151,7 @@ const inProcess = {
       },
     };
   },
-  automation(): Pick<typeof import("@pulumi/pulumi/automation"), "LocalWorkspace" | "PulumiCommand"> {
+  automation(): Automation {
     return inProcess.loader(ROOT).require("@pulumi/pulumi/automation");
   },
   /**
