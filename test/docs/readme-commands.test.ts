@@ -47,9 +47,6 @@ function run(script: string, cwd: string): Promise<{ code: number | null; out: s
     // a pyenv-installed `aws` finds its Python through PYENV_ROOT, which defaults to $HOME/.pyenv
     ...(existsSync(join(homedir(), ".pyenv")) && !process.env.PYENV_ROOT ? { PYENV_ROOT: join(homedir(), ".pyenv") } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
-    // ts-node only transpiles: `make typecheck` checks the examples' programs (tsconfig.test.json),
-    // and a type check in each program run is half its CPU.
-    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   });
   const wrapped = `set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
   return new Promise((resolve) => {
