@@ -1,7 +1,7 @@
 // A stack's outputs and its last update, read from a file backend's own files: what
 // `pulumi stack output --json [--show-secrets]` and `pulumi stack history --page-size 1` print.
 // The Automation API runs those three commands after every up (and history after every refresh
-// and destroy): about 1.6 s of the CLI's CPU each time, mostly deriving the passphrase's key.
+// and destroy): about 1.6 s of the CLI's CPU each time, starting and deriving the passphrase's key.
 // Anything these files hold that this reader does not know gives `undefined`: ask the CLI then.
 import { createDecipheriv, pbkdf2Sync } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -14,11 +14,15 @@ const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 class Unreadable extends Error {}
 
+/** A checkpoint's `secrets_providers`: the passphrase provider keeps its salt here. */
+type SecretsProviders = { type?: string; state?: { salt?: string } } | undefined;
+
 export class DiyState {
   /** Derived keys by salt: 1,000,000 rounds of PBKDF2, as the CLI does, once per stack. */
   private readonly keys = new Map<string, Buffer>();
 
-  constructor(private readonly backendDir: string, private readonly passphrase: string) {}
+  /** A project's stacks in the file backend at `backendDir`, their secrets under `passphrase`. */
+  constructor(private readonly backendDir: string, private readonly project: string, private readonly passphrase: string) {}
 
   /** The stack's outputs, each with whether it is a secret, or undefined if unreadable here. */
   outputs(stack: string): OutputMap | undefined {
@@ -36,17 +40,20 @@ export class DiyState {
   /** The newest update's summary, or undefined when there is none (or none readable here). */
   lastUpdate(stack: string): UpdateSummary | undefined {
     return readable(() => {
-      const dir = this.find(join(".pulumi", "history"), stack);
+      const dir = join(this.backendDir, ".pulumi", "history", this.project, stack);
+      if (!existsSync(dir)) throw new Unreadable();
       const stamp = (f: string) => f.slice(stack.length + 1, -".history.json".length);
       const files = readdirSync(dir).filter((f) => f.endsWith(".history.json") && /^\d+$/.test(stamp(f)));
       if (files.length === 0) throw new Unreadable();
       const newest = files.reduce((a, b) => (BigInt(stamp(b)) > BigInt(stamp(a)) ? b : a));
       const info = JSON.parse(readFileSync(join(dir, newest), "utf8"));
+      let providers: SecretsProviders;
       const config = Object.entries<unknown>(info.config ?? {}).map(([k, v]) => {
         if (typeof v === "string") return [k, { value: v, secret: false }];
         const secure = (v as { secure?: unknown } | null)?.secure;
         if (typeof secure !== "string") throw new Unreadable();
-        return [k, { value: this.decrypt(secure, this.checkpoint(stack)?.secrets_providers), secret: true }];
+        providers ??= this.checkpoint(stack)?.secrets_providers;
+        return [k, { value: this.decrypt(secure, providers), secret: true }];
       });
       return {
         ...info,
@@ -58,18 +65,12 @@ export class DiyState {
   }
 
   private checkpoint(stack: string): any {
-    return JSON.parse(readFileSync(this.find(join(".pulumi", "stacks"), `${stack}.json`), "utf8"))?.checkpoint?.latest;
+    const file = join(this.backendDir, ".pulumi", "stacks", this.project, `${stack}.json`);
+    if (!existsSync(file)) throw new Unreadable();
+    return JSON.parse(readFileSync(file, "utf8"))?.checkpoint?.latest;
   }
 
-  /** `<under>/<project>/<name>` for the one project that has it (stack names are unique here). */
-  private find(under: string, name: string): string {
-    const root = join(this.backendDir, under);
-    const hits = existsSync(root) ? readdirSync(root).map((project) => join(root, project, name)).filter((p) => existsSync(p)) : [];
-    if (hits.length !== 1) throw new Unreadable();
-    return hits[0];
-  }
-
-  private plain(v: unknown, providers: { type?: string; state?: { salt?: string } } | undefined): unknown {
+  private plain(v: unknown, providers: SecretsProviders): unknown {
     if (Array.isArray(v)) return v.map((x) => this.plain(x, providers));
     if (v === null || typeof v !== "object") return v;
     const o = v as Record<string, unknown>;
@@ -81,16 +82,15 @@ export class DiyState {
     return this.plain(JSON.parse(this.decrypt(o.ciphertext, providers)), providers);
   }
 
-  private decrypt(ciphertext: string, providers: { type?: string; state?: { salt?: string } } | undefined): string {
+  private decrypt(ciphertext: string, providers: SecretsProviders): string {
     // The salt's state: v1:<salt>:<"pulumi" sealed with the key>; a value: v1:<nonce>:<AES-256-GCM sealed>.
     const state = providers?.type === "passphrase" ? providers.state?.salt : undefined;
-    const [version, salt] = state?.split(":") ?? [];
-    if (version !== "v1" || !state) throw new Unreadable();
-    if (version !== "v1") throw new Unreadable();
+    const [version, salt, ...check] = state?.split(":") ?? [];
+    if (version !== "v1" || !salt) throw new Unreadable();
     let key = this.keys.get(salt);
     if (!key) {
       key = pbkdf2Sync(this.passphrase, Buffer.from(salt, "base64"), 1_000_000, 32, "sha256");
-      if (open(key, state.split(":").slice(2).join(":")) !== "pulumi") throw new Unreadable();
+      if (open(key, check.join(":")) !== "pulumi") throw new Unreadable();
       this.keys.set(salt, key);
     }
     return open(key, ciphertext);

@@ -10,6 +10,8 @@ import { DiyState } from "./diy-state";
 
 export const ROOT = resolve(__dirname, "..", __dirname.includes(`${join("dist", "scripts")}`) ? ".." : ".");
 export const TOOLS_BIN = join(ROOT, ".tools", "bin");
+/** The passphrase of every stack opened here (unless its `env` names another). */
+export const PASSPHRASE = "cloudplatform-local";
 
 export interface StackHandle {
   stack: Stack;
@@ -52,7 +54,7 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     PATH: `${TOOLS_BIN}:${process.env.PATH ?? ""}`,
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "cloudplatform-local",
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
@@ -66,14 +68,15 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   const pulumiCommand = await (commands[opts.program ? "caller" : "node"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
   const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
+  const fileBackend = envVars.PULUMI_BACKEND_URL === `file://${backend}`;
   // A backend made here for this stack alone: it has no stack to select, and it goes with its folder.
-  const ownBackend = !opts.stateDir && envVars.PULUMI_BACKEND_URL === `file://${backend}`;
+  const ownBackend = fileBackend && !opts.stateDir;
   const open = (ownBackend ? auto.LocalWorkspace.createStack : auto.LocalWorkspace.createOrSelectStack).bind(auto.LocalWorkspace);
   const stack = program
     ? await open({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
     : await open({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
   if (opts.inProcess) inProcess.giveEnv(stack, opts.env ?? {});
-  if (envVars.PULUMI_BACKEND_URL === `file://${backend}`) readsOwnBackend(stack, new DiyState(backend, envVars.PULUMI_CONFIG_PASSPHRASE));
+  if (fileBackend) readsBackendFiles(stack, new DiyState(backend, program?.projectName ?? projectName(opts.programDir), envVars.PULUMI_CONFIG_PASSPHRASE));
   if (opts.config) {
     await stack.setAllConfig(
       Object.fromEntries(Object.entries(opts.config).map(([k, v]) => [k, typeof v === "string" ? { value: v } : v])),
@@ -104,12 +107,19 @@ const commands: { caller?: Promise<PulumiCommand>; node?: Promise<PulumiCommand>
  * backend's files rather than three more CLI runs (see DiyState); the CLI still answers whatever
  * those files hold that DiyState cannot read.
  */
-function readsOwnBackend(stack: Stack, files: DiyState): void {
+function readsBackendFiles(stack: Stack, files: DiyState): void {
   const ws = stack.workspace as unknown as { stackOutputs(name: string): Promise<unknown> };
   const cliOutputs = ws.stackOutputs.bind(ws);
   ws.stackOutputs = async (name) => files.outputs(name) ?? cliOutputs(name);
   const cliInfo = stack.info.bind(stack);
   stack.info = async (showSecrets) => files.lastUpdate(stack.name) ?? cliInfo(showSecrets);
+}
+
+/** The project's name, from the Pulumi.yaml in `dir`. */
+function projectName(dir: string): string {
+  const name = /^name:\s*(\S+)/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))?.[1];
+  if (!name) throw new Error(`${join(dir, "Pulumi.yaml")}: no project name`);
+  return name;
 }
 
 /** Whether the project in `dir` is a Node.js program (Pulumi.yaml's runtime, short or long form). */
@@ -191,9 +201,8 @@ const inProcess = {
   },
   /** The project's name (from Pulumi.yaml) and its index.ts, run afresh each time. */
   program(dir: string): { projectName: string; run: PulumiFn } {
-    const projectName = /^name:\s*(\S+)/m.exec(readFileSync(join(dir, "Pulumi.yaml"), "utf8"))?.[1];
     const file = join(dir, "index.ts");
-    if (!projectName || !runsInProcess(dir)) throw new Error(`${dir}: only a Node.js program whose one source is index.ts runs in this process`);
+    if (!runsInProcess(dir)) throw new Error(`${dir}: only a Node.js program whose one source is index.ts runs in this process`);
     const loader = inProcess.loader(dir);
     const ts: typeof import("typescript") = loader.require("typescript");
     // Tests rewrite a program between operations (code `pulumi import` generated): read it each run.
@@ -210,7 +219,7 @@ const inProcess = {
       }
       return loader.compile(js, file) as Record<string, unknown>;
     };
-    return { projectName, run };
+    return { projectName: projectName(dir), run };
   },
 };
 

@@ -1,12 +1,14 @@
 // The tests read a stack's outputs and last update from the file backend (scripts/diy-state.ts)
 // instead of running `pulumi stack output` and `pulumi stack history` after each operation: what
-// they read is what the CLI prints, secrets (top level and nested) included. A stack in a backend
-// of its own is disposed of with its folder, and its config file goes too.
+// they read is what the CLI prints, secrets (top level and nested) included, and what they cannot
+// read (here: secrets under another passphrase) is left to the CLI. A stack in a backend of its own
+// is disposed of with its folder, and its config file goes too.
 import * as pulumi from "@pulumi/pulumi";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStack, type StackHandle } from "../../scripts/pulumi-env";
+import { DiyState } from "../../scripts/diy-state";
+import { openStack, PASSPHRASE, type StackHandle } from "../../scripts/pulumi-env";
 import { pulumiCmd } from "../support/stack";
 
 jest.setTimeout(120_000);
@@ -44,24 +46,34 @@ async function cli(): Promise<{ outputs: Record<string, { value: unknown; secret
   return { outputs, last };
 }
 
+/** What the stack's operations answer from: the reader itself, not the CLI it falls back to. */
+const files = () => new DiyState(s.backendDir, "diy-state", PASSPHRASE);
+
 test("outputs and the last update read from the backend are what the CLI prints", async () => {
   const up = await s.stack.up();
   const printed = await cli();
+  expect(files().outputs("diy")).toEqual(printed.outputs);
+  expect(JSON.parse(JSON.stringify(files().lastUpdate("diy")))).toEqual(printed.last);
   expect(up.outputs).toEqual(printed.outputs);
   expect(up.outputs.secret).toEqual({ value: "s3cr3t", secret: true });
   expect(up.outputs.nested).toEqual({ value: { a: { deep: ["x"] }, b: 2 }, secret: false });
   expect(JSON.parse(JSON.stringify(up.summary))).toEqual(printed.last);
   expect(up.summary.resourceChanges).toEqual({ create: 1 });
+  // under another passphrase the secrets cannot be read: the CLI is asked instead
+  expect(new DiyState(s.backendDir, "diy-state", "not-the-passphrase").outputs("diy")).toBeUndefined();
+  expect(new DiyState(s.backendDir, "diy-state", "not-the-passphrase").lastUpdate("diy")).toBeUndefined();
 
   // the second update is the newest one read
   const again = await s.stack.refresh();
   expect(again.summary.kind).toBe("refresh");
-  expect(JSON.parse(JSON.stringify(again.summary))).toEqual((await cli()).last);
+  const afterRefresh = (await cli()).last;
+  expect(JSON.parse(JSON.stringify(files().lastUpdate("diy")))).toEqual(afterRefresh);
+  expect(JSON.parse(JSON.stringify(again.summary))).toEqual(afterRefresh);
 
   // destroyed: no outputs, as the CLI says
   const gone = await s.stack.destroy();
   expect(gone.summary).toMatchObject({ kind: "destroy", result: "succeeded", resourceChanges: { delete: 1 } });
-  expect(await s.stack.outputs()).toEqual((await cli()).outputs);
+  expect(files().outputs("diy")).toEqual((await cli()).outputs);
   expect(await s.stack.outputs()).toEqual({});
 
   expect(existsSync(join(work, "Pulumi.diy.yaml"))).toBe(true);
