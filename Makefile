@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
-	@echo "make test    run every test: unit, emulator, client, lifecycle (real Pulumi CLI)"
+	@echo "make test    the tests every change passes (CI): unit, emulator, client, each resource's lifecycle (real Pulumi CLI)"
+	@echo "make test-full  every test: also the examples' commands, packaging, the newest CLI, every language's drift"
 	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
 	@echo "make compat  set up the newest tested pair (CLI v3.274.1, @pulumi/pulumi, Python pulumi, Node.js 22) in .tools"
@@ -98,11 +99,17 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-test: build typecheck tools python-sdk compat vitest system-deps
-	npx --no-install jest --ci $(JEST_FLAGS)
+# What CI runs on every change (jest.config.js): the fast tier and each capability through the real CLI once.
+test: build typecheck tools python-sdk system-deps
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci $(JEST_FLAGS)
+
+# Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
+# packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
+test-full: build typecheck tools python-sdk compat vitest system-deps
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-2000} npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
-# check-vs-api's property runs 500 cases per resource here, 2000 in `make test`.
+# check-vs-api's property runs 500 cases per resource here and in `make test`, 2000 in `make test-full`.
 test-unit: build typecheck
 	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 

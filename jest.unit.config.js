@@ -1,7 +1,8 @@
 // `make test-unit`: the fast tier. Its tests need Node and the build only: no Pulumi CLI, no
 // Postgres server (nor PGlite), no browser, no Python or Go toolchain, no awscli. `make test` runs
-// these and the ones below. test/tiers.test.ts fails when a file that needs one of those lands here.
-const base = require("./jest.config.js");
+// these and the ones below (less what it leaves to `make test-full`). test/tiers.test.ts fails when a
+// file that needs one of those lands here.
+const gate = require("./jest.config.js");
 
 /** What the fast tier leaves to `make test`, and the need that puts it there. */
 const SLOW = {
@@ -25,6 +26,6 @@ const SLOW = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
-  testPathIgnorePatterns: ["/node_modules/", ...Object.keys(SLOW)],
+  ...gate,
+  testPathIgnorePatterns: [...gate.testPathIgnorePatterns, ...Object.keys(SLOW)],
 };

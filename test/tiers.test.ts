@@ -1,11 +1,16 @@
-// The fast tier (`make test-unit`, jest.unit.config.js) holds only tests that need Node and the
-// build: a test file that drives the Pulumi CLI, a Postgres server, a browser, the Python or Go
-// toolchain or awscli must be left to `make test`. Needs are read from each file's text.
+// Three tiers, each inside the next: `make test-unit` (jest.unit.config.js) holds only tests that
+// need Node and the build: a test file that drives the Pulumi CLI, a Postgres server, a browser, the
+// Python or Go toolchain or awscli must be left to `make test` (jest.config.js, what CI runs), which
+// leaves the matrix to `make test-full` (jest.full.config.js, every file) but keeps each
+// capability's own lifecycle through the CLI. Needs are read from each file's text.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "..");
-const unit = require(join(ROOT, "jest.unit.config.js")) as { testPathIgnorePatterns: string[] };
+type Config = { testPathIgnorePatterns?: string[] };
+const unit = require(join(ROOT, "jest.unit.config.js")) as Required<Config>;
+const gate = require(join(ROOT, "jest.config.js")) as Required<Config>;
+const full = require(join(ROOT, "jest.full.config.js")) as Config;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -42,4 +47,33 @@ test("every pattern the fast tier leaves out matches a test file, and most files
     expect([p, files.some((f) => f.includes(p))]).toEqual([p, true]);
   }
   expect(files.filter(inUnit).length).toBeGreaterThan(files.length / 2);
+});
+
+const inGate = (file: string) => !gate.testPathIgnorePatterns.some((p) => file.includes(p));
+
+test("make test keeps each capability's own test through the real CLI; make test-full runs every file", () => {
+  const files = testFiles(join(ROOT, "test"));
+  const gateOnly = (rel: string) => `${rel}: ${inGate(join(ROOT, rel)) ? "make test" : "make test-full only"}`;
+  const core = [
+    // every resource family's lifecycle on the dynamic SDK, and the native plugin's
+    "test/lifecycle/project-environment.test.ts", "test/lifecycle/service.test.ts", "test/lifecycle/bucket.test.ts",
+    "test/lifecycle/mail-domain.test.ts", "test/lifecycle/custom-domain.test.ts", "test/lifecycle/static-site.test.ts",
+    "test/native/lifecycle.test.ts", "test/lifecycle/quickstart-languages.test.ts",
+    // drift over a fleet, crashes, secrets, the generated files, the README's first commands
+    "test/drift/workflow.test.ts", "test/lifecycle/crash.test.ts", "test/lifecycle/secrets.test.ts",
+    "test/schema.test.ts", "test/docs/readme-commands.test.ts",
+    // Postgres, the dashboard in a browser, the testing kit
+    "test/emulator/postgres.test.ts", "test/emulator/dashboard.test.ts", "test/testing/kit.test.ts",
+  ];
+  for (const rel of core) expect(gateOnly(rel)).toBe(`${rel}: make test`);
+  expect(full.testPathIgnorePatterns ?? ["/node_modules/"]).toEqual(["/node_modules/"]);
+  for (const p of gate.testPathIgnorePatterns.filter((x) => x !== "/node_modules/")) {
+    expect([p, files.some((f) => f.includes(p))]).toEqual([p, true]);
+  }
+  // the fast tier is inside the gate
+  for (const p of gate.testPathIgnorePatterns) expect(unit.testPathIgnorePatterns).toContain(p);
+  const make = readFileSync(join(ROOT, "Makefile"), "utf8");
+  expect(make).toMatch(/^test:.*\n\t.*npx --no-install jest --ci \$\(JEST_FLAGS\)$/m);
+  expect(make).toMatch(/^test-full:.*\n\t.*jest --ci -c jest\.full\.config\.js /m);
+  expect(readFileSync(join(ROOT, ".ci", "run"), "utf8")).toMatch(/\bmake -j\d+ test /);
 });

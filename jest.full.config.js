@@ -1,0 +1,16 @@
+// `make test-full`: every test file. `make test` (jest.config.js) and `make test-unit`
+// (jest.unit.config.js) are this suite with files left out; test/tiers.test.ts keeps the lists honest.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  // Transpile only (isolatedModules in tsconfig.jest.json): `make typecheck` checks the tests' types once, with tsc.
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.jest.json" }] },
+  testTimeout: 60_000,
+  // The slow tier first when there are no timings yet (jest.sequencer.js).
+  testSequencer: "<rootDir>/jest.sequencer.js",
+  // Three on two cores: part of the time is waiting (emulator clocks, Retry-After, client timeouts;
+  // most of the fast tier's), which a third worker fills. Measured: the fast tier 150 s to 100 s,
+  // the whole suite 29m35s to 27m41s on a clean clone.
+  maxWorkers: 3,
+};
