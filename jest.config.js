@@ -19,6 +19,7 @@ const FULL_ONLY = {
   "/test/lifecycle/adopt.test.ts": "whole-workspace adoption through the CLI",
   "/test/lifecycle/advice.test.ts": "the fixes errors suggest, applied through the CLI",
   "/test/lifecycle/connection-loss.test.ts": "a deploy wait that loses the platform",
+  "/test/lifecycle/diy-state.test.ts": "the tests' reader of the backend's files held to the CLI's answers (its loss only slows the suite)",
   "/test/lifecycle/durable.test.ts": "lost responses and faults under the CLI",
   "/test/lifecycle/go.test.ts": "the Go SDK beyond the quickstart: drift, components",
   "/test/lifecycle/mail-sandbox.test.ts": "the mail-sandbox example and its app's tests",

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { openStack, ROOT, type StackHandle } from "../../scripts/pulumi-env";
+import { openStack, ROOT, runsInProcess, type StackHandle } from "../../scripts/pulumi-env";
 import type { Report } from "../../provider/drift/types";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { PROGRAMS } from "../support/stack";
@@ -31,6 +31,8 @@ beforeAll(async () => {
     const s = await openStack({
       programDir: join(PROGRAMS, "project-env"), stackName: `wf-${name}`, stateDir: dir, env: fleetEnv(emu, dir),
       config: { name: `wf-${name}-${process.pid}`, description: "v1", envs: "" },
+      // The stacks are only set up here; what the workflow checks never runs the program.
+      inProcess: runsInProcess(join(PROGRAMS, "project-env")),
     });
     await s.stack.up();
     stacks.push(s);
