@@ -1,11 +1,14 @@
 // The `sh` blocks of the READMEs and guides, run as a reader would: test/docs/readme-commands.test.ts
 // (the README's five-minute try, in `make test`) and test/docs/example-commands.test.ts (every
-// example's README and docs/state-in-buckets.md, in `make test-full`).
+// example's README and docs/state-in-buckets.md, in `make test-full`). They run one at a time, as
+// a reader's would in one checkout: several use examples/quickstart and its stack `dev`, whose
+// Pulumi.dev.yaml one block's `stack init` writes and its `stack rm` deletes.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isNodejsProject, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
+import { exclusive } from "../support/helpers";
 
 export const EXAMPLES = join(ROOT, "examples");
 
@@ -26,8 +29,13 @@ export function markedBlock(markdown: string, testFile: string): string {
   return shBlocks(markdown.slice(at))[0];
 }
 
-/** Runs a script with bash -euo pipefail; background jobs it left (its emulator) are stopped on exit. */
+/** Runs a script with bash -euo pipefail, one at a time; background jobs it left (its emulator) are stopped on exit. */
 export function runScript(script: string, cwd: string): Promise<{ code: number | null; out: string }> {
+  mkdirSync(join(ROOT, ".pulumi-state"), { recursive: true });
+  return exclusive(join(ROOT, ".pulumi-state", "shell-blocks.lock"), () => runAlone(script, cwd), { staleMs: 1_200_000 });
+}
+
+function runAlone(script: string, cwd: string): Promise<{ code: number | null; out: string }> {
   const home = mkdtempSync(join(tmpdir(), "cloudplatform-readme-"));
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("JEST_") && !k.startsWith("PULUMI_") && !k.startsWith("CLOUDPLATFORM_")) env[k] = v;

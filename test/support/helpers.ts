@@ -1,4 +1,5 @@
 // Small helpers several test files share.
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { Agent, type Dispatcher } from "undici";
 
 /** The error a call fails with; the test fails if the call succeeds. */
@@ -58,5 +59,28 @@ export async function waitFor<T>(
     if (got !== false && got !== undefined) return got;
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/**
+ * Runs `fn` holding `lock`, a folder made atomically, so that Jest workers take turns; a lock older
+ * than `staleMs` is a dead worker's and is taken over.
+ */
+export async function exclusive<T>(lock: string, fn: () => Promise<T>, { staleMs }: { staleMs: number }): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > staleMs) rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }

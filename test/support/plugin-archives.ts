@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "../../scripts/pulumi-env";
+import { exclusive } from "./helpers";
 
 const run = promisify(execFile);
 const CACHE = join(ROOT, "node_modules", ".cache", "cloudplatform-plugin");
@@ -27,34 +28,24 @@ function contentKey(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Waits for another worker's build of the same key (a folder made atomically), or makes it. */
+/** Waits for another worker's build of the same key, or makes it. */
 async function archivesDir(): Promise<string> {
   const key = contentKey();
   const dir = join(CACHE, key);
-  const lock = `${dir}.lock`;
+  const complete = join(dir, ".complete");
   mkdirSync(CACHE, { recursive: true });
-  for (;;) {
-    if (existsSync(join(dir, ".complete"))) return dir;
-    try {
-      mkdirSync(lock);
-    } catch {
-      // Another worker builds it; a lock older than the build could take is a dead worker's.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 500));
-      continue;
-    }
-    try {
-      const tmp = `${dir}.tmp`;
-      rmSync(tmp, { recursive: true, force: true });
-      await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: tmp }, timeout: 600_000 });
-      writeFileSync(join(tmp, ".complete"), "");
-      for (const old of readdirSync(CACHE)) if (!old.endsWith(".lock") && !old.startsWith(key)) rmSync(join(CACHE, old), { recursive: true, force: true });
-      renameSync(tmp, dir);
-      return dir;
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  if (existsSync(complete)) return dir;
+  // A lock older than a build could take is a dead worker's.
+  return exclusive(`${dir}.lock`, async () => {
+    if (existsSync(complete)) return dir;
+    const tmp = `${dir}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    await run(join(ROOT, "scripts", "make-plugin.sh"), [], { env: { ...process.env, PLUGIN_OUT: tmp }, timeout: 600_000 });
+    writeFileSync(join(tmp, ".complete"), "");
+    for (const old of readdirSync(CACHE)) if (!old.endsWith(".lock") && !old.startsWith(key)) rmSync(join(CACHE, old), { recursive: true, force: true });
+    renameSync(tmp, dir);
+    return dir;
+  }, { staleMs: 600_000 });
 }
 
 /** Copies the archives `make plugin` builds for the checkout's current content into `out`. */
