@@ -1,7 +1,7 @@
 // `make test`, what CI runs on every change: the fast tier, and each capability through the real
-// Pulumi CLI once (every resource family's lifecycle on the dynamic SDK, the native plugin, the
-// Python and Go quickstarts, drift over a fleet, crashes, secrets, Postgres, the dashboard, the
-// README's five-minute try). The matrix beyond that runs in `make test-full` (jest.full.config.js):
+// Pulumi CLI once (every resource family's lifecycle in one stack on the dynamic SDK, previews
+// included; services and mail domains in depth; the native plugin; the Python and Go quickstarts;
+// drift over a fleet; crashes; secrets; Postgres; the dashboard; the README's five-minute try). The matrix beyond that runs in `make test-full` (jest.full.config.js):
 // the files below, each with what it adds. test/tiers.test.ts checks every entry matches a file.
 const full = require("./jest.full.config.js");
 
@@ -25,7 +25,10 @@ const FULL_ONLY = {
   "/test/lifecycle/lean-state.test.ts": "the state's bytes and the API calls per operation, held to budgets",
   "/test/lifecycle/mail-sandbox.test.ts": "the mail-sandbox example and its app's tests",
   "/test/lifecycle/policy.test.ts": "the policy pack on the pinned and the newest CLI",
-  "/test/lifecycle/preview-table.test.ts": "every resource's preview against its update",
+  "/test/lifecycle/preview-table-native.test.ts": "the preview table on the native plugin, its plans taken by up",
+  "/test/lifecycle/bucket.test.ts": "buckets beyond the table: CORS and policy drift, force-destroy with objects",
+  "/test/lifecycle/custom-domain.test.ts": "custom domains beyond the table: drift, conflicts named then cleared",
+  "/test/lifecycle/static-site.test.ts": "static sites beyond the table: a file changed and deployed in place, a rename repaired",
   "/test/lifecycle/python.test.ts": "the Python SDK beyond the quickstart: drift, components",
   "/test/lifecycle/random-kill.test.ts": "ups killed at random points",
   "/test/lifecycle/state-in-bucket.test.ts": "Pulumi state and locks in a platform bucket",

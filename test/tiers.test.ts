@@ -55,10 +55,10 @@ test("make test keeps each capability's own test through the real CLI; make test
   const files = testFiles(join(ROOT, "test"));
   const gateOnly = (rel: string) => `${rel}: ${inGate(join(ROOT, rel)) ? "make test" : "make test-full only"}`;
   const core = [
-    // every resource family's lifecycle on the dynamic SDK, and the native plugin's
-    "test/lifecycle/project-environment.test.ts", "test/lifecycle/service.test.ts", "test/lifecycle/bucket.test.ts",
-    "test/lifecycle/mail-domain.test.ts", "test/lifecycle/custom-domain.test.ts", "test/lifecycle/static-site.test.ts",
-    "test/native/lifecycle.test.ts", "test/lifecycle/quickstart-languages.test.ts",
+    // every resource family's lifecycle and previews on the dynamic SDK, bad input refused at
+    // preview, services and mail domains in depth, the native plugin, Python and Go
+    "test/lifecycle/preview-table.test.ts", "test/lifecycle/project-environment.test.ts", "test/lifecycle/service.test.ts",
+    "test/lifecycle/mail-domain.test.ts", "test/native/lifecycle.test.ts", "test/lifecycle/quickstart-languages.test.ts",
     // drift over a fleet, crashes, secrets, the generated files, the README's first commands
     "test/drift/workflow.test.ts", "test/lifecycle/crash.test.ts", "test/lifecycle/secrets.test.ts",
     "test/schema.test.ts", "test/docs/readme-commands.test.ts",
