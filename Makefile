@@ -106,10 +106,10 @@ test: build typecheck tools python-sdk system-deps
 # Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
 # packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
 test-full: build typecheck tools python-sdk compat vitest system-deps
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-2000} npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
+	npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
-# check-vs-api's property runs 500 cases per resource here and in `make test`, 2000 in `make test-full`.
+# check-vs-api's property runs 500 cases per resource here and in `make test`; its own default, 2000, in `make test-full`.
 test-unit: build typecheck
 	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 

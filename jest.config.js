@@ -1,8 +1,9 @@
 // `make test`, what CI runs on every change: the fast tier, and each capability through the real
 // Pulumi CLI once (every resource family's lifecycle in one stack on the dynamic SDK, previews
 // included; services and mail domains in depth; the native plugin; the Python and Go quickstarts;
-// drift over a fleet; crashes; secrets; Postgres; the dashboard; the README's five-minute try). The matrix beyond that runs in `make test-full` (jest.full.config.js):
-// the files below, each with what it adds. test/tiers.test.ts checks every entry matches a file.
+// drift over a fleet; crashes; secrets; Postgres; the dashboard; the README's five-minute try).
+// The matrix beyond that runs in `make test-full` (jest.full.config.js): the files below, each with
+// what it adds. test/tiers.test.ts checks every entry matches a file.
 const full = require("./jest.full.config.js");
 
 /** What `make test` leaves to `make test-full`. */

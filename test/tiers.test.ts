@@ -3,7 +3,7 @@
 // Python or Go toolchain or awscli must be left to `make test` (jest.config.js, what CI runs), which
 // leaves the matrix to `make test-full` (jest.full.config.js, every file) but keeps each
 // capability's own lifecycle through the CLI. Needs are read from each file's text.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "..");
@@ -53,7 +53,7 @@ const inGate = (file: string) => !gate.testPathIgnorePatterns.some((p) => file.i
 
 test("make test keeps each capability's own test through the real CLI; make test-full runs every file", () => {
   const files = testFiles(join(ROOT, "test"));
-  const gateOnly = (rel: string) => `${rel}: ${inGate(join(ROOT, rel)) ? "make test" : "make test-full only"}`;
+  const gateOnly = (rel: string) => `${rel}: ${!existsSync(join(ROOT, rel)) ? "missing" : inGate(join(ROOT, rel)) ? "make test" : "make test-full only"}`;
   const core = [
     // every resource family's lifecycle and previews on the dynamic SDK, bad input refused at
     // preview, services and mail domains in depth, the native plugin, Python and Go

@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/pulumi-env";
-import { EXAMPLES, markedBlock, nodejsExamples, runScript, shBlocks } from "./shell-blocks";
+import { EXAMPLES } from "../support/stack";
+import { markedBlock, nodejsExamples, runScript, shBlocks } from "./shell-blocks";
 
 jest.setTimeout(900_000);
 

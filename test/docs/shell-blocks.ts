@@ -9,8 +9,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isNodejsProject, ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
 import { exclusive } from "../support/helpers";
-
-export const EXAMPLES = join(ROOT, "examples");
+import { EXAMPLES } from "../support/stack";
 
 /** The TypeScript examples whose README's commands run: each has a README.md and a Pulumi.yaml. */
 export const nodejsExamples = readdirSync(EXAMPLES)

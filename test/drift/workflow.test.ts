@@ -27,12 +27,13 @@ beforeAll(async () => {
   emu = await emulator({ settings: { speed: 0 } });
   mkdirSync(join(ROOT, ".pulumi-state"), { recursive: true });
   dir = mkdtempSync(join(ROOT, ".pulumi-state", "drift-wf-"));
+  const programDir = join(PROGRAMS, "project-env");
   for (const name of ["alpha", "beta", "gamma"]) {
     const s = await openStack({
-      programDir: join(PROGRAMS, "project-env"), stackName: `wf-${name}`, stateDir: dir, env: fleetEnv(emu, dir),
+      programDir, stackName: `wf-${name}`, stateDir: dir, env: fleetEnv(emu, dir),
       config: { name: `wf-${name}-${process.pid}`, description: "v1", envs: "" },
       // The stacks are only set up here; what the workflow checks never runs the program.
-      inProcess: runsInProcess(join(PROGRAMS, "project-env")),
+      inProcess: runsInProcess(programDir),
     });
     await s.stack.up();
     stacks.push(s);

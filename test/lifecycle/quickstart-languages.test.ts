@@ -11,11 +11,11 @@ import { promisify } from "node:util";
 import { ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { GO_ENV, goExampleModule, PYTHON } from "../support/toolchains";
+import { EXAMPLES } from "../support/stack";
 
 jest.setTimeout(900_000);
 
 const run = promisify(execFile);
-const EXAMPLES = join(ROOT, "examples");
 
 let emu: TestEmulator;
 let dir: string;
