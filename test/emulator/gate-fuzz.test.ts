@@ -3,7 +3,7 @@
 // may be written (any character percent-encoded in upper or lower case hex, dot segments, doubled
 // and trailing slashes, the absolute form, `;` parameters) and sends it as a web page on another
 // site would, with and without the control token, to a running emulator with a token and to one
-// without. Whatever route the router then matched (read from the emulator's own log of the request,
+// without, and as a tool without the token to the one with it. Whatever route the router then matched (read from the emulator's own log of the request,
 // not from a copy of its rules), nothing changes, no secret is answered, no emulator answer may be
 // framed, and a control or dashboard-JSON route is refused by the gate before its handler runs.
 // GATE_FUZZ_RUNS sets the number of cases (10,000 by default), GATE_FUZZ_SEED repeats a run.
@@ -131,7 +131,7 @@ const OTHER_SITES: Record<string, string>[] = [
   { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "empty" },
 ];
 const CONTENT_TYPES = [undefined, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json"];
-const BODIES = ["", "{}", '{"kind":"drop"}', '{"perMinute":1}', '{"advanceMs":86400000}', '{"domain":"fuzz-new.test"}', '{"token":"' + TOKEN + '"}'];
+const BODIES = ["", "{}", '{"kind":"drop"}', '{"perMinute":1}', '{"advanceMs":86400000}', '{"domain":"fuzz-new.test"}', '{"token":"not-the-token-0123456789"}'];
 
 /** Now and then: each change of spelling is made in about one case in five, so most cases still reach a route. */
 const sometimes = <T>(arb: fc.Arbitrary<T>, odds = 4) => fc.oneof({ arbitrary: fc.constant(null), weight: odds }, { arbitrary: arb, weight: 1 });
@@ -214,8 +214,9 @@ const caseArb = (n: number) => fc.record({
   route: fc.nat(n - 1),
   pick: fc.nat(),
   spelling,
-  site: fc.nat(OTHER_SITES.length - 1),
-  credential: fc.constantFrom("none", "header", "bearer", "cookie"),
+  // One more than the browsers' markings: a tool on the network, which sends none of them.
+  site: fc.nat(OTHER_SITES.length),
+  credential: fc.constantFrom("none", "header", "bearer", "cookie", "wrong"),
   contentType: fc.nat(CONTENT_TYPES.length - 1),
   body: fc.nat(BODIES.length - 1),
 });
@@ -228,10 +229,15 @@ async function check(c: Case): Promise<void> {
   const host = new URL(t.emu.baseUrl).host;
   const target = spell(path, c.spelling, host);
   const id = `fuzz-${stats.cases++}`;
-  const headers: Record<string, string> = { host, "x-request-id": id, ...OTHER_SITES[c.site] };
-  if (c.credential === "header") headers["x-emulator-token"] = TOKEN;
-  if (c.credential === "bearer") headers.authorization = `Bearer ${TOKEN}`;
-  if (c.credential === "cookie" && targets.shared.cookie) headers.cookie = targets.shared.cookie;
+  // A tool may change an emulator without a token, or one whose token it holds: it is sent to the
+  // shared emulator without the token (or with a wrong one), and is a page's request elsewhere.
+  const tool = c.site === OTHER_SITES.length && c.on === "shared";
+  const credential = tool && c.credential !== "none" ? "wrong" : c.credential;
+  const headers: Record<string, string> = { host, "x-request-id": id, ...(tool ? {} : OTHER_SITES[c.site % OTHER_SITES.length]) };
+  if (credential === "header") headers["x-emulator-token"] = TOKEN;
+  if (credential === "bearer") headers.authorization = `Bearer ${TOKEN}`;
+  if (credential === "cookie" && targets.shared.cookie) headers.cookie = targets.shared.cookie;
+  if (credential === "wrong") headers["x-emulator-token"] = "not-the-token-0123456789";
   const type = CONTENT_TYPES[c.contentType];
   if (type) headers["content-type"] = type;
   const body = route.method === "GET" || route.method === "HEAD" ? "" : BODIES[c.body];
@@ -258,12 +264,14 @@ async function check(c: Case): Promise<void> {
   // The dashboard's page and files hold no data: a page may open them (and the page asks for the token itself).
   const fileRead = surface.name === "dashboard" && (route.method === "GET" || route.method === "HEAD");
   if (fileRead) return;
+  // Probes and signing in take no token: a tool reaches them.
+  if (tool && surface.token === "none") return;
   if (route.method === "HEAD") expect([where, [400, 401, 403, 415].includes(res.status)]).toEqual([where, true]);
   else expect([where, JSON.parse(res.body).message]).toEqual([where, expect.stringMatching(GATE_REFUSAL)]);
   stats.gateRefused++;
 }
 
-test("no spelling of a control or dashboard route, sent from another site, changes anything or answers a secret", async () => {
+test("no spelling of a control or dashboard route, sent from another site or without the token, changes anything or answers a secret", async () => {
   expect(routes.length).toBeGreaterThan(40);
   expect(routes.map((r) => r.url)).toEqual(expect.arrayContaining(["/_emulator/reset", "/_emulator/storage/access-keys", "/_emulator/ui/api/summary", "/_emulator/ui/:file"]));
   const plain: Spelling = { encodeAll: null, encode: [], lower: false, dot: null, double: null, trailing: null, semicolon: null, absolute: null, query: "" };
