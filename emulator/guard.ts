@@ -106,7 +106,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * The one spelling of a request target the router and every later step see, or why it is refused:
  * the absolute form (`http://host/path`) becomes its path when its host is the Host header's;
  * percent-encoded letters, digits and `-._~` are decoded (RFC 3986 §6.2.2.2) and other escapes
- * upper-cased, so nothing is decoded twice; an encoded `/`, an encoded control character, a
+ * upper-cased, so nothing is decoded twice (an encoded `/` stays `%2F`: the router matches it as part
+ * of one segment, as a suppression's address may hold one); an encoded control character, a
  * malformed escape, a fragment or any other form is refused.
  */
 export function canonicalTarget(target: string, host: string | undefined): { url: string } | { refused: string } {
@@ -133,7 +134,6 @@ export function canonicalTarget(target: string, host: string | undefined): { url
     const hex = path.slice(i + 1, i + 3);
     if (!HEX.test(hex)) return { refused: `the path holds a malformed percent-escape at '${path.slice(i, i + 3)}'` };
     const code = parseInt(hex, 16);
-    if (code === 0x2f) return { refused: "the path holds an encoded '/' (%2F): send a separator as '/', or no separator" };
     if (code < 0x20 || code === 0x7f) return { refused: `the path holds an encoded control character (%${hex.toUpperCase()})` };
     const ch = String.fromCharCode(code);
     out += UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
