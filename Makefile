@@ -101,7 +101,7 @@ python-sdk: $(WHEEL) .venv/.mypy
 
 # What CI runs on every change (jest.config.js): the fast tier and each capability through the real CLI once.
 test: build typecheck tools python-sdk system-deps
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} npx --no-install jest --ci $(JEST_FLAGS)
 
 # Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
 # packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
@@ -110,8 +110,9 @@ test-full: build typecheck tools python-sdk compat vitest system-deps
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
 # check-vs-api's property runs 500 cases per resource here and in `make test`; its own default, 2000, in `make test-full`.
+# The gate's fuzz (test/emulator/gate-fuzz.test.ts) likewise: 2000 spellings here and in `make test`, its own 10,000 in `make test-full`.
 test-unit: build typecheck
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} npx --no-install jest --ci -c jest.unit.config.js $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} npx --no-install jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 # Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
 demo: build

@@ -17,6 +17,7 @@ const SLOW = {
   "/test/emulator/s3-disk.test.ts": "hundreds of MiB uploaded, restarts and SIGKILLs (the memory and disk bounds)",
   "/test/testing/example.test.ts": "a second Jest run (the policy example's own tests)",
   "/test/emulator/dashboard-sign-in.test.ts": "a browser (chromium)",
+  "/test/emulator/gate-browser.test.ts": "a browser (chromium)",
   "/test/drift/": "the Pulumi CLI (stacks checked by cloudplatform-drift)",
   "/test/compat/": "the newest Pulumi CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/testing/kit.test.ts": "a Postgres server, or PGlite (the pg helper)",

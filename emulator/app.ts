@@ -7,11 +7,10 @@ import type { Emu } from "./emu";
 import { PlatformError, tooManyRequests } from "./errors";
 import type { AnyRouteDef, Ctx } from "./http";
 import { idempotencyKey, replyOnce } from "./idempotency";
-import { GRAPHQL_PATH, graphqlRefusal } from "./graphql";
+import { graphqlRefusal } from "./graphql";
 import { s3AccessKeyIdOf } from "./s3/routes";
-import { DASHBOARD_PREFIX } from "./dashboard/routes";
 import { registerSurfaces } from "./routes/surfaces";
-import { type GuardOptions, installGuard } from "./guard";
+import { type GuardOptions, installGuard, rewriteTarget, surfaceOf } from "./guard";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const BODY_LIMIT = 10 * 1024 * 1024;
@@ -19,6 +18,8 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // One spelling of each request target before routing; guard.ts refuses those it cannot spell.
+    rewriteUrl: rewriteTarget,
     requestIdHeader: false,
     genReqId: (req) => {
       const sent = req.headers["x-request-id"];
@@ -41,7 +42,9 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
     const path = req.url.split("?")[0];
-    if (!path.startsWith("/_emulator")) {
+    const surface = surfaceOf(req);
+    // The control API and the dashboard have no API key to count.
+    if (surface?.plane !== "emulator") {
       // An S3 request's signature differs every time: its access key is what the limit counts.
       const s3Key = s3AccessKeyIdOf(req.headers.authorization, req.url);
       const waitMs = emu.rateLimit.take(s3Key ? `s3 ${s3Key}` : req.headers.authorization);
@@ -49,7 +52,7 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
         const err = tooManyRequests(String(Math.max(1, Math.ceil(waitMs / 1000))));
         emu.count(`${req.method} rate-limited`, 429);
         // GraphQL answers every failure with HTTP 200 and a code (conventions §7.2).
-        if (path === GRAPHQL_PATH) return reply.code(200).send(graphqlRefusal(err));
+        if (surface?.name === "graphql") return reply.code(200).send(graphqlRefusal(err));
         for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         return reply.code(429).send(err.body());
       }
@@ -95,7 +98,7 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
 
   // The dashboard's request log (not its own polling): no headers or bodies, credentials masked.
   app.addHook("onResponse", async (req, reply) => {
-    if (req.url.startsWith(DASHBOARD_PREFIX)) return;
+    if (surfaceOf(req)?.name.startsWith("dashboard")) return;
     emu.requests.add({
       method: req.method, url: req.url, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: reply.elapsedTime,
       requestId: req.id, authorization: req.headers.authorization,

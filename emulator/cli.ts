@@ -24,6 +24,7 @@ export const FLAGS: Record<string, Flag> = {
   "dns-propagation-ms": { type: "string", value: "N", help: "delay before a new or changed public DNS record is visible (default 0)" },
   delegate: { type: "string", value: "DOMAIN", multiple: true, help: "point DOMAIN's public nameservers at the platform (repeatable)" },
   "dns-port": { type: "string", value: "N", help: "also serve the simulated public DNS on this port, UDP and TCP (0 picks one; printed as dnsAddress)" },
+  "dns-host": { type: "string", value: "ADDR", help: "address of the DNS server (default: --host when it is loopback, else 127.0.0.1); any other address answers anyone, and the startup line says so in exposed" },
   "send-rate": { type: "string", value: "N", help: "email send requests per minute per key (default 3000)" },
   "rate-limit": { type: "string", value: "N/min", help: "answer 429 with Retry-After once an API key exceeds N requests per minute (token bucket; also N/s)" },
   "rate-burst": { type: "string", value: "N", help: "requests a key may make at once before --rate-limit applies (default: one second's worth)" },
@@ -40,13 +41,15 @@ export function helpText(): string {
     "",
     "A local emulator of the cloud platform API. Prints one JSON line (baseUrl, workspaceId,",
     "otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, and dnsAddress with",
-    "--dns-port), then serves until SIGINT or SIGTERM.",
+    "--dns-port; exposed, when anything listens beyond loopback), then serves until SIGINT or SIGTERM.",
     "The dashboard, a live view of everything it holds, is at dashboardUrl ({baseUrl}/_emulator/ui/).",
     "",
     "safety (on by default): requests whose Host is not localhost, an IP address, the --host name or an --allowed-host",
-    "  name are refused (DNS rebinding); control requests that change something must be application/json from the",
-    "  emulator's own origin (no web page can send them); serving beyond loopback needs --control-token. The state",
-    "  directory is kept 0700 and its files 0600. See docs/security.md.",
+    "  name are refused (DNS rebinding); control requests and the dashboard's JSON must come from the emulator's own",
+    "  origin, and those that change something must be application/json (no web page can send them); the dashboard",
+    "  cannot be framed; each rule applies to the route a request reaches, however its path is spelled. Serving",
+    "  beyond loopback needs --control-token; the DNS server stays on loopback unless --dns-host says otherwise. The",
+    "  state directory is kept 0700 and its files 0600. See docs/security.md.",
     "",
     "flags:",
     ...rows.map(([l, h]) => `  ${l.padEnd(width)}${h}`),
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     host: str(values.host),
     state: str(values.state),
     dnsPort: num(values["dns-port"], "dns-port"),
+    dnsHost: str(values["dns-host"]),
     log: values.log === true,
     controlToken: str(values["control-token"]) ?? (process.env[TOKEN_ENV] || undefined),
     allowedHost: (values["allowed-host"] as string[] | undefined) ?? [],
@@ -123,9 +127,12 @@ async function main(): Promise<void> {
     delegate: (values.delegate as string[] | undefined) ?? [],
     sendRate: num(values["send-rate"], "send-rate"),
   });
-  const { baseUrl, dnsAddress, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
+  const { baseUrl, dnsAddress, exposed, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
   process.stdout.write(
-    JSON.stringify({ baseUrl, ...(dnsAddress ? { dnsAddress } : {}), workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/` }) + "\n",
+    JSON.stringify({
+      baseUrl, ...(dnsAddress ? { dnsAddress } : {}), ...(exposed ? { exposed } : {}),
+      workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/`,
+    }) + "\n",
   );
   // The emulator never falls over: a fault in one request or timer is logged, and serving goes on.
   const fault = (what: string) => (err: unknown) =>

@@ -1,7 +1,8 @@
 // `--control-token`: an emulator shared beyond loopback answers its control API and the dashboard's
-// JSON only to callers holding the token. Tools send it as `x-emulator-token: TOKEN` (or
-// `Authorization: Bearer TOKEN`, which no /_emulator route takes for an API key); the dashboard
-// signs in once and gets an HttpOnly, SameSite=Strict cookie. The API keeps its own key checks.
+// JSON only to callers holding the token (which routes need it is the gate's table, guard.ts).
+// Tools send it as `x-emulator-token: TOKEN` (or `Authorization: Bearer TOKEN`, which no
+// /_emulator route takes for an API key); the dashboard signs in once and gets an HttpOnly,
+// SameSite=Strict cookie. The API keeps its own key checks.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
@@ -13,9 +14,7 @@ export const TOKEN_ENV = "CLOUDPLATFORM_EMULATOR_TOKEN";
 export const MIN_TOKEN_LENGTH = 16;
 const COOKIE = "cloudplatform_emulator";
 const UI = "/_emulator/ui";
-const SIGN_IN_PAGE = `${UI}/sign-in.html`;
-/** Probes a container's health check makes: they tell nothing of the state. */
-const OPEN = new Set(["/_emulator/health", "/_emulator/ready"]);
+export const SIGN_IN_PAGE = `${UI}/sign-in.html`;
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
@@ -51,7 +50,8 @@ export class ControlToken {
     return sameSecret(given, this.token);
   }
 
-  private holds(req: FastifyRequest): boolean {
+  /** Whether the request carries the token (header or bearer) or the dashboard's cookie. */
+  holds(req: FastifyRequest): boolean {
     const header = req.headers[TOKEN_HEADER];
     if (typeof header === "string") return this.matches(header);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
@@ -60,19 +60,10 @@ export class ControlToken {
     return cookie !== undefined && sameSecret(cookie, this.session);
   }
 
-  /** A refusal for a request under /_emulator that needs the token and lacks it; undefined when it may go on. */
-  check(req: FastifyRequest, path: string): ((reply: FastifyReply) => FastifyReply) | undefined {
-    const reading = req.method === "GET" || req.method === "HEAD";
-    if (reading && OPEN.has(path)) return undefined;
-    if (req.method === "POST" && (path === `${UI}/sign-in` || path === `${UI}/sign-out`)) return undefined;
-    const page = path === UI || (path.startsWith(`${UI}/`) && !path.startsWith(`${UI}/api/`));
-    if (this.holds(req)) return undefined;
-    // The page's own files hold no data; the page itself sends a visitor without the cookie to sign in.
-    if (reading && page) return path === `${UI}/` ? (reply) => reply.redirect(SIGN_IN_PAGE, 303) : undefined;
-    return (reply) => {
-      const e = new PlatformError(401, `This emulator needs its control token: send it as ${TOKEN_HEADER}: TOKEN (or Authorization: Bearer TOKEN); in a browser, sign in at ${SIGN_IN_PAGE}`);
-      return reply.code(401).header("www-authenticate", 'Bearer realm="cloudplatform-emulator"').header("cache-control", "no-store").send(e.body());
-    };
+  /** The answer to a request that needs the token and lacks it. */
+  refuse(reply: FastifyReply): FastifyReply {
+    const e = new PlatformError(401, `This emulator needs its control token: send it as ${TOKEN_HEADER}: TOKEN (or Authorization: Bearer TOKEN); in a browser, sign in at ${SIGN_IN_PAGE}`);
+    return reply.code(401).header("www-authenticate", 'Bearer realm="cloudplatform-emulator"').header("cache-control", "no-store").send(e.body());
   }
 
   cookie(maxAgeSeconds?: number): string {

@@ -16,7 +16,7 @@ import { moveInlineBodies } from "./models/bodies";
 import { join } from "node:path";
 import { Store } from "./store";
 import { seedStorageKeys } from "./models/storage";
-import { checkExposure, ControlToken } from "./control-token";
+import { checkExposure, ControlToken, isLoopback } from "./control-token";
 import { checkAllowedHost } from "./guard";
 import { type EmulatorOptions, normalizeOptions } from "./options";
 
@@ -26,6 +26,8 @@ export interface RunningEmulator extends SeedResult {
   baseUrl: string;
   /** `HOST:PORT` of the DNS server (`[::1]:PORT` for an IPv6 host), when one was asked for. */
   dnsAddress?: string;
+  /** What listens beyond loopback, each as `what ADDRESS: who may use it`; absent when nothing does. */
+  exposed?: string[];
   /** Storage access keys with their secrets: the credentials of the S3 endpoint in each bucket's `endpoint`. */
   storageKeys: { workspaceId: string; name: string; accessKeyId: string; secret: string }[];
   /** Sandbox keys send from and to any address at this domain (conventions §4.3). */
@@ -48,6 +50,8 @@ interface KeptSettings {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = (opts.host ?? LOOPBACK).replace(/^\[(.*)\]$/, "$1");
   checkExposure(host, opts.controlToken);
+  // Every listener binds loopback unless asked: the DNS server follows --host only while it is loopback.
+  const dnsHost = (opts.dnsHost ?? (isLoopback(host) ? host : LOOPBACK)).replace(/^\[(.*)\]$/, "$1");
   const { state: stateDir, settings: given, rateLimit, allowedHosts } = normalizeOptions(opts);
   allowedHosts.forEach(checkAllowedHost);
   const store = new Store();
@@ -96,7 +100,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   let dns: Awaited<ReturnType<typeof startDnsServer>> | undefined;
   try {
     await app.listen({ port: opts.port ?? 0, host });
-    dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, host);
+    dns = opts.dnsPort === undefined ? undefined : await startDnsServer(emu, opts.dnsPort, dnsHost);
   } catch (err) {
     await app.close();
     await state?.close();
@@ -108,14 +112,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const baseUrl = `http://${hostPort(host, port!)}`;
   emu.settings.baseUrl = baseUrl;
   const dnsPort = dns?.port;
-  if (dnsPort !== undefined) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: hostPort(host, dnsPort) }]);
+  if (dnsPort !== undefined) addReadiness(emu, "dns", () => [{ name: "dns", ready: true, state: "serving", address: hostPort(dnsHost, dnsPort) }]);
+  // Databases listen on loopback only (postgres.ts); these two are the listeners a flag can widen.
+  const exposed = [
+    ...(isLoopback(host) ? [] : [`http ${hostPort(host, port!)}: the API with its keys; the control API and the dashboard with the control token`]),
+    ...(dnsPort === undefined || isLoopback(dnsHost) ? [] : [`dns ${hostPort(dnsHost, dnsPort)}: the simulated public DNS, to anyone (UDP and TCP)`]),
+  ];
   await openDatabases(emu);
   let closing: Promise<void> | undefined;
   return {
     ...ids,
     baseUrl,
     storageKeys,
-    ...(dnsPort !== undefined ? { dnsAddress: hostPort(host, dnsPort) } : {}),
+    ...(dnsPort !== undefined ? { dnsAddress: hostPort(dnsHost, dnsPort) } : {}),
+    ...(exposed.length ? { exposed } : {}),
     testMailDomain: TEST_MAIL_DOMAIN,
     emu,
     app,

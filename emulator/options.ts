@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   delegate?: string[];
   /** --dns-port: also serve the simulated public DNS over UDP and TCP on this port (0 picks one). */
   dnsPort?: number;
+  /** --dns-host: the DNS server's address (default: `host` when it is loopback, else 127.0.0.1); it answers anyone who reaches it. */
+  dnsHost?: string;
   /** --send-rate: email send requests per minute per key (default 3000). */
   sendRate?: number;
   /** --rate-limit: `N/min` or `N/s` per API key (or the parsed form, with its burst). */

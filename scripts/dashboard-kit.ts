@@ -16,11 +16,11 @@ const CHROMIUM_FLAGS = [
   "--disable-component-update", "--disable-sync",
 ];
 
-/** Chromium with a fresh profile directory, removed on close. */
-export async function launchChromium(viewport = { width: 1440, height: 900 }, deviceScaleFactor = 1): Promise<BrowserContext> {
+/** Chromium with a fresh profile directory, removed on close; `args` add to the project's flags. */
+export async function launchChromium(viewport = { width: 1440, height: 900 }, deviceScaleFactor = 1, args: string[] = []): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), "dashboard-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport, deviceScaleFactor,
+    executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, ...args], viewport, deviceScaleFactor,
   });
   // The profile goes once the browser has exited (close() waits for that; the "close" event does not).
   const close = context.close.bind(context);

@@ -1,5 +1,6 @@
-// The dashboard's URL table (control API, behind guard.ts and the control token if any): the page at /_emulator/ui/ and the
-// read-only JSON it polls under /_emulator/ui/api/, each answered by a view over the models.
+// The dashboard's URL table, behind the gate (guard.ts: the surfaces dashboard and dashboard-api):
+// the page at /_emulator/ui/ and the read-only JSON it polls under /_emulator/ui/api/, each
+// answered by a view over the models.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Emu } from "../emu";
@@ -46,11 +47,15 @@ const VIEWS: [string, View][] = [
   }],
 ];
 
-/** The page may load only its own files and frames (sites, email previews): defence in depth for user data. */
+/**
+ * The page may load only its own files and frames (sites, email previews): defence in depth for
+ * user data. No page may frame it (a framed dashboard invites clickjacking); the gate adds
+ * X-Frame-Options for browsers that ignore frame-ancestors.
+ */
 const PAGE_HEADERS = {
   "content-security-policy":
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; " +
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'",
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 };

@@ -1,5 +1,7 @@
 // Every HTTP surface the emulator serves, registered here in this order, top to bottom. The
-// conventions they share (request ids, rate limit, faults, the error body) are hooks in app.ts.
+// conventions they share (request ids, rate limit, faults, the error body) are hooks in app.ts;
+// what each surface requires before its routes run (Host, other sites, JSON, the control token)
+// is the gate's table, SURFACES in guard.ts, which refuses to start with a route on no surface.
 import type { FastifyInstance } from "fastify";
 import { controlRoutes } from "../control";
 import { dashboardRoutes } from "../dashboard/routes";

@@ -1,7 +1,9 @@
 // The emulator's safety defaults as users get them: the packed package (npm pack), installed, its
 // `cloudplatform-emulator` command run. Serving beyond loopback needs a token, which the control
-// API then asks for; a web page's simple POST and a rebinding Host are refused; the state is
-// owner-only. Traffic goes to loopback only, even when the emulator listens on 0.0.0.0.
+// API then asks for; a web page's simple POST and a rebinding Host are refused, however the path is
+// spelled (issue 38's attacks, each replayed); the dashboard cannot be framed; the DNS server stays
+// on loopback unless asked; the state is owner-only. Traffic goes to loopback only, even when the
+// emulator listens on 0.0.0.0.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
@@ -62,18 +64,32 @@ async function stop(child: ChildProcess): Promise<void> {
   expect(await exited).toBe(0);
 }
 
-/** A request with exactly these headers (fetch does not let a caller set Host). */
-function raw(base: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+/** A request with exactly this target and these headers (fetch normalises paths and does not let a caller set Host). */
+function raw(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const url = new URL(base);
+  const sized = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
   return new Promise((ok, fail) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => ok({ status: res.statusCode!, body }));
+    const req = request({ host: url.hostname, port: url.port, method, path, headers: sized }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => ok({ status: res.statusCode!, body: text, headers: res.headers }));
     });
     req.on("error", fail);
-    req.end();
+    req.end(body);
   });
+}
+
+/** Row counts of what users made, read as a tool would (with the token when there is one). */
+async function counts(local: string, token?: string): Promise<Record<string, number>> {
+  const res = await fetch(`${local}/_emulator/state`, { headers: token ? { "x-emulator-token": token } : {} });
+  return ((await res.json()) as { counts: Record<string, number> }).counts;
+}
+
+async function makeProject(local: string, printed: any): Promise<void> {
+  const res = await fetch(`${local}/v1/workspaces/${printed.workspaceId}/projects`, {
+    method: "POST", headers: { authorization: `Bearer ${printed.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ name: "kept" }),
+  });
+  expect(res.status).toBe(201);
 }
 
 test("--help documents --control-token and --allowed-host", () => {
@@ -111,6 +127,74 @@ test("--host 0.0.0.0 with a token: the control API needs it, the API keeps its k
     execFileSync(bin, ["outbox", "--base-url", local, "--clear", "--control-token", TOKEN], { env: env() });
   } finally {
     await stop(child);
+  }
+});
+
+test("issue 38's attacks on a loopback emulator: no spelling of the reset or of a secret's path works from another site, and the dashboard cannot be framed", async () => {
+  const { child, printed, local } = await start([]);
+  try {
+    await makeProject(local, printed);
+    const before = await counts(local);
+    const host = new URL(local).host;
+    const crossSite = { host, origin: "http://evil.example", "sec-fetch-site": "cross-site" };
+    for (const path of ["/%5Femulator/reset", "/%5femulator/reset", "/_emulato%72/reset"]) {
+      expect([path, (await raw(local, "POST", path, crossSite)).status]).toEqual([path, 415]);
+      expect([path, (await raw(local, "POST", path, { ...crossSite, "content-type": "application/json" }, "")).status]).toEqual([path, 403]);
+    }
+    for (const path of ["/_emulator/storage/access-keys", "/%5Femulator/storage/access-keys", "/_emulator/ui/%61pi/summary"]) {
+      const res = await raw(local, "GET", path, crossSite);
+      expect([path, res.status]).toEqual([path, 403]);
+      expect(res.body).not.toContain(printed.storageKeys[0].secret);
+    }
+    expect(await counts(local)).toEqual(before);
+    expect(before.projects).toBe(1);
+    const page = await raw(local, "GET", "/_emulator/ui/", { host });
+    expect([page.status, page.headers["x-frame-options"], page.headers["content-security-policy"]]).toEqual([200, "DENY", expect.stringContaining("frame-ancestors 'none'")]);
+  } finally {
+    await stop(child);
+  }
+});
+
+test("issue 38's attacks on a shared emulator: without the token, every spelling answers 401 and nothing changes; the DNS server stays on loopback", async () => {
+  const { child, printed, local } = await start(["--host", "0.0.0.0", "--control-token", TOKEN, "--dns-port", "0"]);
+  try {
+    expect(printed.dnsAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(printed.exposed).toEqual([expect.stringMatching(/^http 0\.0\.0\.0:\d+: /)]);
+    await makeProject(local, printed);
+    const before = await counts(local, TOKEN);
+    const host = new URL(local).host;
+    const json = { host, "content-type": "application/json" };
+    const attempts: [string, string, string?][] = [
+      ["GET", "/%5Femulator/storage/access-keys"],
+      ["GET", "/_emulator/ui/%61pi/summary"],
+      ["GET", "/_emulator/ui/%61pi/requests"],
+      ["POST", "/%5Femulator/reset", ""],
+      ["PUT", "/%5Femulator/rate-limit", JSON.stringify({ perMinute: 1 })],
+      ["POST", "/%5Femulator/faults", JSON.stringify({ kind: "drop" })],
+      ["GET", `http://${host}/_emulator/storage/access-keys`],
+      ["POST", `http://${host}/_emulator/reset`, ""],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await raw(local, method, path, json, body);
+      expect([method, path, res.status]).toEqual([method, path, 401]);
+      expect(res.body).not.toContain(printed.storageKeys[0].secret);
+    }
+    // A foreign host in the absolute form is no way around the Host check.
+    expect((await raw(local, "GET", "http://rebind.evil.example/_emulator/health", { host })).status).toBe(400);
+    expect(await counts(local, TOKEN)).toEqual(before);
+    expect(before.projects).toBe(1);
+    const faults = await fetch(`${local}/_emulator/faults`, { headers: { "x-emulator-token": TOKEN } });
+    expect(await faults.json()).toEqual({ data: [] });
+  } finally {
+    await stop(child);
+  }
+  // Asked for, the DNS server listens beyond loopback, and the startup line says so.
+  const asked = await start(["--dns-port", "0", "--dns-host", "0.0.0.0"]);
+  try {
+    expect(asked.printed.dnsAddress).toMatch(/^0\.0\.0\.0:\d+$/);
+    expect(asked.printed.exposed).toEqual([expect.stringMatching(/^dns 0\.0\.0\.0:\d+: the simulated public DNS, to anyone/)]);
+  } finally {
+    await stop(asked.child);
   }
 });
 
