@@ -40,6 +40,7 @@ const FULL_ONLY = {
   "/test/native/timeouts-migration.test.ts": "customTimeouts and state from earlier releases",
   "/test/native/typings.test.ts": "nullable outputs typed so in each SDK (tsc and mypy over sample programs)",
   "/test/testing/app-tests.test.ts": "the example app's tests on Jest and Vitest (make vitest)",
+  "/test/docs/testing-vitest.test.ts": "docs/testing.md's Vitest config as written (make vitest, make compat)",
   "/test/emulator/s3-disk.test.ts": "hundreds of MiB uploaded, restarts and SIGKILLs",
   "/test/emulator/s3-cli.test.ts": "the S3 endpoint through awscli",
   "/test/emulator/postgres-fallback.test.ts": "PGlite when no Postgres server is installed",

@@ -10,7 +10,7 @@ const SLOW = {
   "/test/native/": "the Pulumi CLI and the native plugin",
   "/test/packaging/": "the Pulumi CLI and npm pack",
   "/test/schema.test.ts": "the Pulumi CLI, sdkgen and the YAML language host (.tools)",
-  "/test/docs/": "the Python venv (mypy) and Go (go vet)",
+  "/test/docs/": "the Python venv (mypy) and Go (go vet), the Pulumi CLI, a second Jest run (docs/testing.md's config)",
   "/test/emulator/postgres": "a Postgres server, or PGlite",
   "/test/emulator/dashboard.test.ts": "a browser (chromium)",
   "/test/emulator/s3-cli.test.ts": "awscli",

@@ -122,7 +122,7 @@ const RUN_MS = 4_000;
 const MAX_SCAN_MINUTES = 7 * 24 * 60;
 const KEEP_RUNS = 200;
 
-export const cronSettingsBody = z.object({
+export const cronSettingsBody = z.strictObject({
   schedule: z.string().optional(),
   command: z.string().max(4096, "must be at most 4096 characters").optional(),
 });

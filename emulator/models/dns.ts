@@ -33,15 +33,18 @@ export const within = (name: string, zone: string) => name === zone || name.ends
 
 
 // ---- bodies ----
+/** A record is sent whole: name, type and content are required in a PATCH as in a POST (§4.1). */
+const whole = (rule: string) => ({ error: (i: { input: unknown }) => (i.input === undefined ? "is required (a record is sent with name, type and content; ttl and priority are optional)" : rule) });
 const recordBody = z.object({
-  name: z.string({ error: "must be a string: '@' for the apex or a label" }).min(1, "must not be empty"),
-  type: z.string({ error: "must be a string" }),
-  content: z.string({ error: "must be a string" }).min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  name: z.string(whole("must be a string: '@' for the apex or a label")).min(1, "must not be empty"),
+  type: z.string(whole("must be a string")),
+  content: z.string(whole("must be a string")).min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
   ttl: z.number().int("must be an integer").min(60, "must be at least 60 seconds").max(86_400, "must be at most 86400 seconds").optional(),
   priority: z.number().int("must be an integer").min(0, "must be between 0 and 65535").max(65_535, "must be between 0 and 65535").nullable().optional(),
 });
 export const createRecordBody = recordBody;
-export const patchRecordBody = recordBody;
+/** PATCH: name, type and content are required (§4.1); ttl and priority, when left out, keep the record's. */
+export const patchRecordBody = z.strictObject(recordBody.shape);
 export const createZoneBody = z.object({ name: z.string({ error: "must be a string (a domain name)" }) });
 
 const zones = zoneRows;
@@ -136,7 +139,8 @@ function relativeName(zone: DnsZone, raw: string): string {
 
 type RecordInput = z.infer<typeof recordBody>;
 
-function validRecord(zone: DnsZone, input: RecordInput): Omit<DnsRecord, "id" | "zoneId" | "origin" | "editable" | "previous" | "createdAt" | "updatedAt"> {
+/** A record from its input; `kept` gives a PATCH's ttl and priority where the body leaves them out. */
+function validRecord(zone: DnsZone, input: RecordInput, kept?: Pick<DnsRecord, "ttl" | "priority">): Omit<DnsRecord, "id" | "zoneId" | "origin" | "editable" | "previous" | "createdAt" | "updatedAt"> {
   const type = input.type.trim().toUpperCase() as RecordType;
   if (!RECORD_TYPES.includes(type)) throw badRequest(`type: must be one of ${RECORD_TYPES.join(", ")}; got '${input.type}'`);
   const name = relativeName(zone, input.name);
@@ -150,7 +154,7 @@ function validRecord(zone: DnsZone, input: RecordInput): Omit<DnsRecord, "id" | 
   const needsPriority = takesPriority(type);
   if (!needsPriority && input.priority !== undefined && input.priority !== null) errors.push(`priority: only MX and SRV records take a priority`);
   if (errors.length) throw badRequest(errors);
-  return { name, type, content, ttl: input.ttl ?? 3600, priority: needsPriority ? (input.priority ?? 10) : null };
+  return { name, type, content, ttl: input.ttl ?? kept?.ttl ?? 3600, priority: needsPriority ? (input.priority ?? kept?.priority ?? 10) : null };
 }
 
 function clashes(emu: Emu, zone: DnsZone, r: Pick<DnsRecord, "name" | "type" | "content">, selfId?: string): void {
@@ -172,7 +176,7 @@ export function createRecord(emu: Emu, zone: DnsZone, input: RecordInput, origin
 
 export function patchRecord(emu: Emu, zone: DnsZone, record: DnsRecord, input: RecordInput): DnsRecord {
   if (!record.editable) throw conflict(`Record ${record.id} was created by the platform (origin ${record.origin}) and cannot be edited`);
-  const r = validRecord(zone, input);
+  const r = validRecord(zone, input, record);
   clashes(emu, zone, r, record.id);
   const moved = r.name !== record.name || r.type !== record.type;
   const changed = r.content !== record.content || r.priority !== record.priority;

@@ -93,7 +93,7 @@ export function getRegisteredDomain(emu: Emu, who: Principal, id: string): { dom
 }
 
 const hostname = z.string().regex(/^([a-z0-9-]{1,63}\.)+[a-z]{2,63}\.?$/i, "must be a host name such as ns1.example.net");
-export const patchRegisteredBody = z.object({
+export const patchRegisteredBody = z.strictObject({
   autoRenew: z.boolean({ error: "must be a boolean" }).optional(),
   nameserverMode: z.enum(["CUSTOM", "NC"], { error: "must be CUSTOM or NC" }).optional(),
   nameservers: z.array(hostname).min(2, "must list at least two nameservers").max(13, "must list at most 13 nameservers").optional(),

@@ -35,7 +35,7 @@ export interface Preview {
 const ENV_ONLY_MS = 5_000;
 const previews = (emu: Emu) => emu.store.table<Preview>("previews");
 
-export const previewsEnabledBody = z.object({ enabled: z.boolean({ error: "must be a boolean" }) });
+export const previewsEnabledBody = z.strictObject({ enabled: z.boolean({ error: "must be a boolean" }) });
 export const openBody = z.strictObject({
   serviceId: z.string().min(1, "must be a service id"),
   prNumber: z.number().int("must be an integer").min(1, "must be a positive integer"),

@@ -42,7 +42,7 @@ export const createProjectBody = z.object({
   description: optionalText(1024),
   region: z.string().optional(),
 });
-export const patchProjectBody = z.object({
+export const patchProjectBody = z.strictObject({
   name: nameField.optional(),
   displayName: optionalText(128),
   description: optionalText(1024),

@@ -58,16 +58,18 @@ export const createServiceBody = z.object({
 });
 export type CreateServiceBody = z.infer<typeof createServiceBody>;
 
-export const patchServiceBody = z.object({
+// PATCH and PUT bodies are strict: a field the spec does not define is a 400 naming it, not a
+// 200 that changed nothing. Each field the spec lists for them is optional unless it says required.
+export const patchServiceBody = z.strictObject({
   name: createServiceBody.shape.name.optional(),
-  build: z.object({
+  build: z.strictObject({
     buildCommand: str(), startCommand: str(), runtimeVersion: str(64), rootDir: str(255),
     healthCheckPath: createServiceBody.shape.healthCheckPath.unwrap(),
     port: createServiceBody.shape.port.unwrap(),
     monorepoStrategy: z.enum(["ISOLATED", "WORKSPACE"]),
     staticOutputDir: str(255), staticSpa: z.boolean(), watchPaths: z.array(str(255)).max(50),
   }).partial().optional(),
-  source: z.object({
+  source: z.strictObject({
     sourceType: z.enum(SOURCE_TYPES),
     repoFullName: createServiceBody.shape.repoFullName.unwrap(),
     installationId: str(128),
@@ -78,5 +80,6 @@ export const patchServiceBody = z.object({
     redeploy: z.boolean(),
   }).partial().optional(),
 });
-export const patchEnvVarsBody = z.object({ envVars: z.array(envVarInput).max(500, "must have at most 500 entries") });
+export const patchEnvVarsBody = z.strictObject({ envVars: z.array(z.strictObject(envVarInput.shape)).max(500, "must have at most 500 entries") });
+export const putSecretFileBody = z.strictObject(secretFileInput.shape);
 

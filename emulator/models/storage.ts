@@ -67,7 +67,7 @@ const corsPattern = z.string().min(1, "must not be empty").max(CORS_PATTERN_MAX,
     if (stars > 1) ctx.addIssue({ code: "custom", message: `may hold at most one '*' wildcard, as in S3 (this one has ${stars})` });
   });
 const corsList = <T extends z.ZodType>(item: T) => z.array(item).max(CORS_LIST_MAX, `must list at most ${CORS_LIST_MAX} entries`);
-const corsRule = z.object({
+const corsRule = z.strictObject({
   allowedMethods: z.array(z.enum(CORS_METHODS, { error: `must be one of ${CORS_METHODS.join(", ")}` })).min(1, "must list at least one method"),
   allowedOrigins: corsList(corsPattern).min(1, "must list at least one origin"),
   allowedHeaders: corsList(corsPattern).nullish(),
@@ -75,8 +75,8 @@ const corsRule = z.object({
   maxAgeSeconds: z.number().int("must be an integer").min(0, "must not be negative").nullish(),
 });
 /** The PUT body is not shown in the spec: `{rules: [...]}`, or a bare array of rules. */
-export const putCorsBody = z.object({ rules: z.array(corsRule).max(100, "at most 100 rules") });
-export const putPolicyBody = z.object({ policy: z.string({ error: "must be a string holding a JSON document" }) });
+export const putCorsBody = z.strictObject({ rules: z.array(corsRule).max(100, "at most 100 rules") });
+export const putPolicyBody = z.strictObject({ policy: z.string({ error: "must be a string holding a JSON document" }) });
 
 const buckets = (emu: Emu) => emu.store.table<Bucket>("buckets");
 const corsRows = (emu: Emu) => emu.store.table<CorsRow>("bucketCorsRules");

@@ -8,7 +8,7 @@ import { getEnvironment } from "../models/projects";
 import { listen } from "../postgres";
 import { detectApps, detectBuild } from "../models/build-detect";
 import { deleteService } from "../models/cascades";
-import { createServiceBody, patchEnvVarsBody, patchServiceBody, secretFileInput } from "../models/service-bodies";
+import { createServiceBody, patchEnvVarsBody, patchServiceBody, putSecretFileBody } from "../models/service-bodies";
 import { deleteEnvVar, deleteSecretFile, envVarView, patchEnvVars, putSecretFile, secretFileView } from "../models/service-env";
 import { connectionView, relink } from "../models/service-links";
 import { acceptedServiceView, listServices, serviceView } from "../models/service-views";
@@ -135,7 +135,7 @@ export const serviceRoutes: RouteDef[] = [
     method: "PUT", url: "/v1/services/:serviceId/secret-files", scope: "Wp",
     handler: (ctx) => {
       const svc = svcOf(ctx);
-      const r = putSecretFile(ctx.emu, svc, parse(secretFileInput, ctx.body));
+      const r = putSecretFile(ctx.emu, svc, parse(putSecretFileBody, ctx.body));
       return ok(fileChange(ctx, svc.id, svc.workspaceId, r.needsRedeploy));
     },
   },

@@ -133,17 +133,23 @@ function parse(req: FastifyRequest): Parsed {
   return { region, bucket, key, signed: { method: req.method, path, query, headers } };
 }
 
-/** Who signed the request (an access key of the bucket's workspace), or nobody; and how its body is read. */
-function authenticate(emu: Emu, p: Parsed): { caller?: StorageAccessKey; reader: PayloadReader } {
+/**
+ * Who signed the request (an access key of the bucket's workspace), or nobody; how its body is read;
+ * and whether it was signed for the bucket's own region at another region's endpoint. That is a
+ * client which followed a region redirect but cannot leave its endpoint override (the AWS SDKs'
+ * `endpoint` with `followRegionRedirects`): S3 would have it at the bucket's regional host, so it is served.
+ */
+function authenticate(emu: Emu, p: Parsed, bucket: Bucket | undefined): { caller?: StorageAccessKey; reader: PayloadReader; redirected: boolean } {
   const claim = readClaim(p.signed);
-  if (!claim) return { reader: new PayloadReader("UNSIGNED-PAYLOAD", p.signed.headers) };
+  if (!claim) return { reader: new PayloadReader("UNSIGNED-PAYLOAD", p.signed.headers), redirected: false };
   const caller = accessKeyById(emu, claim.scope.accessKeyId);
   if (!caller) {
     throw s3Error("InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", { AWSAccessKeyId: claim.scope.accessKeyId });
   }
-  const key = verifyClaim(p.signed, claim, caller.secret, p.region, emu.clock.now());
+  const redirected = bucket !== undefined && bucket.region !== p.region && claim.scope.region === bucket.region;
+  const key = verifyClaim(p.signed, claim, caller.secret, redirected ? bucket.region : p.region, emu.clock.now());
   const chain = { key, seed: claim.signature, amzDate: claim.amzDate, scope: claim.scope };
-  return { caller, reader: new PayloadReader(claim.payload, p.signed.headers, chain) };
+  return { caller, reader: new PayloadReader(claim.payload, p.signed.headers, chain), redirected };
 }
 
 function authorise(b: Bucket, caller: StorageAccessKey | undefined, op: Operation): void {
@@ -159,6 +165,16 @@ function errorBody(err: S3Error, resource: string, requestId: string): string {
   ], false);
 }
 
+/**
+ * S3 names a bucket's region on its region errors (a signature for another region, another region's
+ * endpoint) and on every HeadBucket answer: a HEAD has no body, and clients (botocore) re-sign for
+ * the region this header gives.
+ */
+function bucketRegionHeader(e: S3Error, bucket: Bucket | undefined, headOfBucket: boolean): Record<string, string> {
+  const regionError = e.code === "PermanentRedirect" || e.details.Region !== undefined;
+  return bucket && (regionError || headOfBucket) ? { "x-amz-bucket-region": bucket.region } : {};
+}
+
 function asS3Error(emu: Emu, err: unknown, req: FastifyRequest): S3Error {
   if (err instanceof S3Error) return err;
   const fe = err as { statusCode?: number; code?: string; message?: string };
@@ -172,6 +188,7 @@ function asS3Error(emu: Emu, err: unknown, req: FastifyRequest): S3Error {
 async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   let bucket: Bucket | undefined;
   let resource = "/";
+  let headOfBucket = false;
   const send = (out: S3Reply) => {
     reply.code(out.status).header("x-amz-request-id", req.id).header("date", new Date(emu.clock.now()).toUTCString());
     const origin = req.headers.origin;
@@ -190,13 +207,14 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
   try {
     const p = parse(req);
     resource = `/${[p.bucket, p.key].filter(Boolean).join("/")}`;
+    headOfBucket = req.method === "HEAD" && p.bucket !== undefined && p.key === "";
     if (!findRegion(p.region)) throw s3Error("InvalidRequest", `The endpoint's region '${p.region}' is not a region of the platform`);
     bucket = p.bucket === undefined ? undefined : bucketNamed(emu, p.bucket);
     if (req.method === "OPTIONS") {
       if (!bucket) throw noSuchBucket(p.bucket ?? "");
       return send({ status: 200, headers: preflight(corsOf(emu, bucket), bucket.name, (h) => p.signed.headers.get(h)?.[0]) });
     }
-    const { caller, reader } = authenticate(emu, p);
+    const { caller, reader, redirected } = authenticate(emu, p, bucket);
     ctx = {
       emu, method: req.method, region: p.region, key: p.key, query: new Map(p.signed.query), headers: p.signed.headers,
       header: (name) => p.signed.headers.get(name)?.join(","), payload: { body: Buffer.alloc(0), integrity: false, size: 0, md5: "" }, caller, requestId: req.id,
@@ -207,7 +225,7 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
     } else {
       if (!bucket) throw noSuchBucket(p.bucket);
       authorise(bucket, caller, op);
-      if (bucket.region !== p.region) {
+      if (bucket.region !== p.region && !redirected) {
         throw new S3Error("PermanentRedirect", "The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.", {
           Endpoint: endpointOf(emu, bucket.region), Bucket: bucket.name,
         }, { "x-amz-bucket-region": bucket.region });
@@ -220,7 +238,7 @@ async function serve(emu: Emu, req: FastifyRequest, reply: FastifyReply): Promis
     return send(await op.run(ctx));
   } catch (err) {
     const e = asS3Error(emu, err, req);
-    return send({ status: e.statusCode, headers: { "content-type": "application/xml", ...e.headers }, body: errorBody(e, resource, req.id) });
+    return send({ status: e.statusCode, headers: { "content-type": "application/xml", ...bucketRegionHeader(e, bucket, headOfBucket), ...e.headers }, body: errorBody(e, resource, req.id) });
   } finally {
     // A body streamed in but not stored (a failed condition, a bad digest) leaves no file.
     await ctx?.received?.pending.discard();

@@ -28,13 +28,17 @@ export function markedBlock(markdown: string, testFile: string): string {
   return shBlocks(markdown.slice(at))[0];
 }
 
-/** Runs a script with bash -euo pipefail, one at a time; background jobs it left (its emulator) are stopped on exit. */
-export function runScript(script: string, cwd: string): Promise<{ code: number | null; out: string }> {
+/**
+ * Runs a script with bash -euo pipefail (or, with `errexit: false`, as a terminal runs what is
+ * pasted into it: on after a failure), one at a time; background jobs it left (its emulator) are
+ * stopped on exit.
+ */
+export function runScript(script: string, cwd: string, { errexit = true } = {}): Promise<{ code: number | null; out: string }> {
   mkdirSync(join(ROOT, ".pulumi-state"), { recursive: true });
-  return exclusive(join(ROOT, ".pulumi-state", "shell-blocks.lock"), () => runAlone(script, cwd), { staleMs: 1_200_000 });
+  return exclusive(join(ROOT, ".pulumi-state", "shell-blocks.lock"), () => runAlone(script, cwd, errexit), { staleMs: 1_200_000 });
 }
 
-function runAlone(script: string, cwd: string): Promise<{ code: number | null; out: string }> {
+function runAlone(script: string, cwd: string, errexit: boolean): Promise<{ code: number | null; out: string }> {
   const home = mkdtempSync(join(tmpdir(), "cloudplatform-readme-"));
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("JEST_") && !k.startsWith("PULUMI_") && !k.startsWith("CLOUDPLATFORM_")) env[k] = v;
@@ -50,7 +54,7 @@ function runAlone(script: string, cwd: string): Promise<{ code: number | null; o
     ...(existsSync(join(homedir(), ".pyenv")) && !process.env.PYENV_ROOT ? { PYENV_ROOT: join(homedir(), ".pyenv") } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
   });
-  const wrapped = `set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
+  const wrapped = `${errexit ? "set -euo pipefail\n" : ""}trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", wrapped], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

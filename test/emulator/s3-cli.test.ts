@@ -31,13 +31,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `aws --endpoint-url <endpoint> ...args` in the temporary directory. */
-function aws(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `aws --endpoint-url <endpoint> ...args` in the temporary directory; an env value of undefined unsets it. */
+function aws(args: string[], env: Record<string, string | undefined> = {}, url = endpoint): Promise<{ code: number; stdout: string; stderr: string }> {
   const k = emu.storageKeys.find((x) => x.workspaceId === emu.workspaceId)!;
   return new Promise((resolve, reject) => {
-    execFile("aws", ["--endpoint-url", endpoint, ...args], {
+    execFile("aws", ["--endpoint-url", url, ...args], {
       cwd: dir,
-      env: {
+      env: withoutUnset({
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
         HOME: join(dir, "home"),
@@ -49,13 +49,16 @@ function aws(args: string[], env: Record<string, string> = {}): Promise<{ code: 
         AWS_EC2_METADATA_DISABLED: "true",
         AWS_PAGER: "",
         ...env,
-      },
+      }),
     }, (err, stdout, stderr) => {
       if (err && typeof err.code !== "number") return reject(new Error(`cannot run aws (install awscli: make system-deps): ${err.message}`));
       resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
     });
   });
 }
+
+const withoutUnset = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 async function ok(args: string[]): Promise<string> {
   const r = await aws(args);
@@ -97,4 +100,23 @@ test("aws s3 cp, ls and sync, and s3api put-object and get-object, against the e
   expect(await emu.leftovers()).toEqual({ buckets: 1 });
   await emu.client().delete(`/v1/workspaces/${emu.workspaceId}/buckets/${BUCKET}`);
   expect(await emu.leftovers()).toEqual({});
+});
+
+test("aws s3 cp with the CLI's default region (us-east-1) downloads from a bucket in another region", async () => {
+  // No region configured: the CLI signs for us-east-1. The bucket's region comes back in
+  // x-amz-bucket-region, on the HEAD that starts the download (which has no body) as on the rest.
+  const far = await emu.client().create<any>(`/v1/workspaces/${emu.workspaceId}/buckets`, { name: "cli-far" }, { query: { region: "af-south-1" } });
+  await emu.control("POST", "/storage/objects", { bucket: "cli-far", key: "reports/q3.csv", content: "quarter,total\nq3,42\n", region: "af-south-1" });
+  const defaults = { AWS_DEFAULT_REGION: undefined, AWS_REGION: undefined };
+  for (const [url, file] of [[far.endpoint, "q3-bucket-endpoint.csv"], [`${emu.baseUrl}/_storage/us-east-1`, "q3-us-east-1.csv"]]) {
+    const r = await aws(["s3", "cp", "s3://cli-far/reports/q3.csv", file, "--no-progress"], defaults, url);
+    expect([url, r.code, r.stderr]).toEqual([url, 0, ""]);
+    expect(readFileSync(join(dir, file), "utf8")).toBe("quarter,total\nq3,42\n");
+  }
+  const up = await aws(["s3", "cp", "small.txt", "s3://cli-far/small.txt", "--no-progress"], defaults, far.endpoint);
+  expect([up.code, up.stderr]).toEqual([0, ""]);
+  const listed = await aws(["s3", "ls", "s3://cli-far/"], defaults, far.endpoint);
+  expect([listed.code, listed.stdout]).toEqual([0, expect.stringMatching(/PRE reports\/\n[\s\S]*small\.txt\n/)]);
+  expect((await aws(["s3", "rm", "s3://cli-far/", "--recursive"], defaults, far.endpoint)).code).toBe(0);
+  await emu.client().delete(`/v1/workspaces/${emu.workspaceId}/buckets/cli-far`, { query: { region: "af-south-1" } });
 });
