@@ -172,9 +172,8 @@ describe("retries against the emulator", () => {
     await fault({ kind: "latency", latencyMs: 2_500, path: "/v1/me", count: 1 });
     const retries: { code?: string }[] = [];
     const c = emu.client(undefined, { retry: FAST, timeoutMs: 100, onRetry: (i) => retries.push(i) });
-    const t0 = performance.now();
+    // The first attempt timed out (its code), and the retry got the answer: nothing waited for the slow one.
     await expect(c.get("/v1/me")).resolves.toMatchObject({ email: "owner@example.test" });
-    expect(performance.now() - t0).toBeLessThan(2_400);
     expect(retries.map((r) => r.code)).toEqual(["UND_ERR_HEADERS_TIMEOUT"]);
   });
 
@@ -216,8 +215,8 @@ describe("retries against the emulator", () => {
     const c = emu.client(undefined, { retry: { baseDelayMs: 40, maxDelayMs: 40, maxRetries: 1_000, maxElapsedMs: 200 } });
     const t0 = performance.now();
     await expect(c.get("/v1/me")).rejects.toBeInstanceOf(InternalServerError);
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(1_000);
+    // Far from the 40 s that 1000 retries would take, however busy the machine.
+    expect(performance.now() - t0).toBeLessThan(20_000);
     const { count } = await seen("GET /v1/me");
     // Waits of 20..40 ms within 200 ms: a handful of attempts, far from 1000.
     expect(count).toBeGreaterThanOrEqual(2);
@@ -229,7 +228,8 @@ describe("retries against the emulator", () => {
     const c = emu.client(undefined, { retry: { ...FAST, maxElapsedMs: 2_000 } });
     const t0 = performance.now();
     const err = await failure(c.get("/v1/me"));
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    // Far from the 30 s asked for, however busy the machine; and no second attempt.
+    expect(performance.now() - t0).toBeLessThan(15_000);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfterMs).toBe(30_000);
     expect((await seen("GET /v1/me")).count).toBe(1);
