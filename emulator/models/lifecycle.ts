@@ -95,6 +95,9 @@ export const envVars = (emu: Emu) => emu.store.table<EnvVarRow>("serviceEnvVars"
 export const secretFiles = (emu: Emu) => emu.store.table<SecretFileRow>("serviceSecretFiles");
 /** Services by environment and by subdomain; env vars and secret files by service, env vars by the database linked in. */
 export const servicesByEnvironment = (emu: Emu) => services(emu).index("environment", { group: (s) => s.environmentId });
+/** An environment's services named so (names are unique in an environment, whatever their case), and its databases. */
+export const servicesByName = (emu: Emu) => services(emu).index("name", { group: (s) => `${s.environmentId} ${s.name.toLowerCase()}` });
+export const databasesByEnvironment = (emu: Emu) => services(emu).index("databases", { group: (s) => (isDatabase(s.type) ? s.environmentId : undefined) });
 export const servicesBySubdomain = (emu: Emu) => services(emu).index("subdomain", { group: (s) => s.subdomain ?? undefined });
 export const envVarsByService = (emu: Emu) => envVars(emu).index("service", { group: (v) => v.serviceId, place: (v) => v.key });
 export const envVarsByLink = (emu: Emu) => envVars(emu).index("link", { group: (v) => v.linkedFrom ?? undefined });

@@ -2,7 +2,7 @@
 // connection string it links into the apps of its environment as a read-only env var.
 import type { Emu } from "../emu";
 import { notFound } from "../errors";
-import { envVars, envVarsByLink, isDatabase, type Service, type ServiceType, servicesIn, serviceStatus, slug } from "./lifecycle";
+import { databasesByEnvironment, envVars, envVarsByLink, isDatabase, type Service, type ServiceType, servicesIn, serviceStatus, slug } from "./lifecycle";
 import { envRowId } from "./service-env";
 
 // ---- linked connection strings ----
@@ -26,7 +26,7 @@ export function relink(emu: Emu, db: Service): void {
 
 /** A new app gets the links of the environment's databases. */
 export function linkInto(emu: Emu, app: Service): void {
-  for (const db of servicesIn(emu, app.environmentId)) if (db.id !== app.id && isDatabase(db.type)) link(emu, db, app);
+  for (const db of databasesByEnvironment(emu).list(app.environmentId)) if (db.id !== app.id) link(emu, db, app);
 }
 
 /** A new database links into the apps already there. */

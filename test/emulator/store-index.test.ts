@@ -13,7 +13,8 @@ import { DEFAULT_REGION } from "../../emulator/models/catalogue";
 import { createRecord, createZone, type DnsZone, recordsByZone } from "../../emulator/models/dns";
 import { createBucket } from "../../emulator/models/storage";
 import { listObjects, objectsByKey, putObject } from "../../emulator/models/objects";
-import { createProject, projectsByWorkspace } from "../../emulator/models/projects";
+import { createEnvironment, createProject, projectsByWorkspace } from "../../emulator/models/projects";
+import { createService } from "../../emulator/models/services";
 import { pageOf } from "../../emulator/pages";
 import { Store } from "../../emulator/store";
 
@@ -159,6 +160,21 @@ test("creating a record costs the same in a zone of 2,000 records as in one of 2
   // A duplicate is still refused, and only rows at that name are compared.
   const p = zoneWith(50);
   expect(() => createRecord(p.emu, p.zone, { name: "r7", type: "TXT", content: "v=7" })).toThrow(/identical TXT record/);
+});
+
+test("creating a service costs the same in an environment of 300 services as in one of 3", () => {
+  const costs = [3, 300].map((n) => {
+    const p = platform();
+    const project = createProject(p.emu, p.ws, { name: "home" });
+    const env = createEnvironment(p.emu, project, { name: "production" });
+    for (let i = 0; i < n; i++) createService(p.emu, env, project, { name: `s-${i}`, type: "WEB", image: "nginx:1.27", envVars: [{ key: "MODE", value: "on" }] });
+    const s0 = p.scanned();
+    createService(p.emu, env, project, { name: "new", type: "WEB", image: "nginx:1.27", envVars: [{ key: "MODE", value: "on" }] });
+    // Names are unique in an environment whatever their case, still.
+    expect(() => createService(p.emu, env, project, { name: "S-1", type: "WEB", image: "nginx:1.27" })).toThrow(/already has a service named 's-1'/);
+    return p.scanned() - s0;
+  });
+  expect(costs[1]).toBe(costs[0]);
 });
 
 test("a page of records at any depth visits the page and one row more, and scans nothing", () => {
