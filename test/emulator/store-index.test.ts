@@ -237,3 +237,21 @@ test("a durable create appends the same journal bytes whatever the zone holds", 
   expect(bytes[1]).toBe(bytes[0]);
   expect(bytes[0]).toBeLessThan(600);
 });
+
+test("replies kept for Idempotency-Key retries go after their 24 hours, a few at each keyed request, found without a scan", async () => {
+  const { withIdempotency } = await import("../../emulator/idempotency");
+  const p = platform();
+  const keyed = (key: string) => withIdempotency(p.emu, "POST /v1/projects", key, { name: key }, async () => ({ status: 201, body: { key } }));
+  for (let i = 0; i < 100; i++) await keyed(`k${i}`);
+  const table = p.store.table("idempotency");
+  expect(table.size).toBe(100);
+  // Within the day a retry replays; past it, the entries go, 64 at a time, oldest first.
+  expect((await keyed("k0")).replayed).toBe(true);
+  p.emu.clock.advance(24 * 60 * 60 * 1000);
+  const s0 = p.scanned();
+  await keyed("late-1");
+  expect(table.size).toBe(100 - 64 + 1);
+  await keyed("late-2");
+  expect(table.size).toBe(2);
+  expect(p.scanned() - s0).toBe(0);
+});
