@@ -68,6 +68,9 @@ export async function runFleets(sizes: number[]): Promise<Series[]> {
       }
       points.push({ size, cmd: c, loop: l });
     }
+  } catch (err) {
+    log(`fleets failed: ${(err as Error).message.split("\n").filter((l) => /error/i.test(l)).slice(0, 5).join(" | ") || (err as Error).message.slice(0, 500)}`);
+    throw err;
   } finally {
     for (const name of base) {
       try {
@@ -77,7 +80,8 @@ export async function runFleets(sizes: number[]): Promise<Series[]> {
       }
     }
     await emu.close();
-    rmSync(dir, { recursive: true, force: true });
+    // A CLI cut short may still be writing its backend for a moment.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
   const last = (p: Point[]) => p[p.length - 1];
   const linear = (p: Point[]) => (slope(p) ?? Infinity) <= LINEAR;
