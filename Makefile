@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-scale bench-s3 emulator pack mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -15,6 +15,7 @@ help:
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
+	@echo "make bench-scale  cost against size (stacks, fleets, workspaces, the 429 path) with charts; about 30 min, not in CI"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
 	@echo "make python-sdk  build the Python SDK wheel (dist/python) into .venv"
@@ -121,6 +122,10 @@ demo: build
 
 bench: build tools
 	node --expose-gc dist/bench/run.js
+
+# Cost against size, each row beside its baseline: writes bench/results/, bench/charts/ and the table in bench/README.md.
+bench-scale: build tools
+	node dist/bench/scale.js --readme $(BENCH_SCALE_FLAGS)
 
 # Object bodies on disk: 2 GB through the aws CLI, the emulator's peak RSS and the journal's growth.
 bench-s3: build

@@ -23,7 +23,7 @@ const PER_STACK = 15;
  * every process it started (bash's `times`), which other load on the machine does not move as it
  * moves wall time, and the peak RSS of the command's own process (VmHWM).
  */
-function timed(cmd: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ seconds: number; cpu: number; peak: number; code: number }> {
+export function timed(cmd: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ seconds: number; cpu: number; peak: number; code: number }> {
   const t0 = Date.now();
   const times = join(cwd, `.times-${process.pid}`);
   const child = spawn("bash", ["-c", `${cmd}; code=$?; times > ${times}; exit $code`], { env, cwd, stdio: ["ignore", "ignore", "inherit"] });
@@ -60,7 +60,7 @@ function timed(cmd: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ seco
 }
 
 /** A copy of stack `from`'s checkpoint as stack `to` of the same project (its URNs renamed). */
-function cloneStack(backend: string, project: string, from: string, to: string): void {
+export function cloneStack(backend: string, project: string, from: string, to: string): void {
   const dir = join(backend, ".pulumi", "stacks", project);
   const text = readFileSync(join(dir, `${from}.json`), "utf8")
     .split(`urn:pulumi:${from}::`).join(`urn:pulumi:${to}::`)

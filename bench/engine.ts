@@ -279,7 +279,7 @@ async function exported(s: StackHandle): Promise<StateEntry[]> {
  * their high-water mark (VmHWM in /proc), read until stopped, so a short peak between two reads
  * still counts; `ps`'s current RSS where /proc has none.
  */
-function sampleProviderRss(which: RegExp): () => Promise<number> {
+export function sampleProviderRss(which: RegExp): () => Promise<number> {
   let stopped = false;
   let max = 0;
   const loop = (async () => {
@@ -323,7 +323,7 @@ export function installedApp(program: string): { dir: string; dispose(): void } 
   const dir = join(root, "app");
   const modules = join(dir, "node_modules");
   mkdirSync(modules, { recursive: true });
-  for (const f of ["Pulumi.yaml", "package.json", "index.ts"]) cpSync(join(program, f), join(dir, f));
+  for (const f of readdirSync(program)) cpSync(join(program, f), join(dir, f), { recursive: true });
   const pkg = join(modules, "pulumi-cloudplatform");
   for (const f of ["package.json", "dist/sdk", "dist/provider", "dist/emulator", "bin", "schema.json"]) cpSync(join(ROOT, f), join(pkg, f), { recursive: true });
   // @pulumi/pulumi is copied too: its serializer names a module by resolving the package from

@@ -135,7 +135,9 @@ export class Principal {
   memberships(): Member[] {
     return this.store
       .table<Member>("members")
-      .where((m) => m.userId === this.user.id && (!this.key.workspaceId || m.workspaceId === this.key.workspaceId));
+      .index("user", { group: (m) => m.userId })
+      .list(this.user.id)
+      .filter((m) => !this.key.workspaceId || m.workspaceId === this.key.workspaceId);
   }
 
   membership(workspaceId: string): Member | undefined {
@@ -184,7 +186,7 @@ export function authenticate(
   const m = /^Bearer\s+(\S+)$/i.exec(value);
   if (!m) throw unauthorized("Malformed Authorization header: expected 'Bearer <API_KEY>'");
   const token = m[1];
-  const key = store.table<ApiKey>("apiKeys").find((k) => k.token === token) ?? sessionKey(store, token, nowIso);
+  const key = store.table<ApiKey>("apiKeys").index("token", { group: (k) => k.token }).list(token)[0] ?? sessionKey(store, token, nowIso);
   if (!key || key.revokedAt) throw unauthorized("Invalid or revoked API key");
   if (key.expiresAt && key.expiresAt <= nowIso) throw unauthorized("The API key has expired");
   const user = store.table<User>("users").get(key.userId);
@@ -217,7 +219,7 @@ const ALL_SCOPES: (Level | Area)[] = ["READ", "WRITE", "EMAIL_SEND", "DEPLOYS", 
 /** A session acts as its user with every scope, in every workspace the user belongs to. */
 function sessionKey(store: Store, token: string, nowIso: string): ApiKey | undefined {
   if (!token.startsWith(TOKEN_PREFIX.session)) return undefined;
-  const s = store.table<Session>("sessions").find((x) => x.token === token);
+  const s = store.table<Session>("sessions").index("token", { group: (x) => x.token }).list(token)[0];
   if (!s) return undefined;
   if (s.expiresAt <= nowIso) throw unauthorized("The session has expired; sign in again");
   return {

@@ -36,6 +36,7 @@ export async function withIdempotency(
   const id = createHash("sha256").update(`${scope}\n${key}`).digest("hex");
   const bodyHash = createHash("sha256").update(JSON.stringify(body ?? null)).digest("hex");
   const now = emu.clock.now();
+  forgetExpired(emu, now);
   const existing = table.get(id);
   if (existing && now - existing.createdAtMs < RETENTION_MS) {
     if (existing.bodyHash !== bodyHash) {
@@ -61,6 +62,19 @@ export async function withIdempotency(
     }
     throw err;
   }
+}
+
+/** Entries oldest first, so the expired ones are found without a scan. */
+const byAge = (emu: Emu) => emu.store.table<Entry>("idempotency").index("age", { group: () => "all", place: (e) => e.createdAtMs });
+
+/** Drops entries past their 24 hours, oldest first: a few at each keyed request, so the table holds a day of replies, not every reply ever made. */
+function forgetExpired(emu: Emu, now: number): void {
+  const expired: string[] = [];
+  for (const e of byAge(emu).rows("all")) {
+    if (now - e.createdAtMs < RETENTION_MS || expired.length === 64) break;
+    expired.push(e.id);
+  }
+  for (const id of expired) emu.store.table<Entry>("idempotency").delete(id);
 }
 
 /** `withIdempotency` as a reply: a replay carries the header `idempotent-replayed: true`. */

@@ -6,6 +6,7 @@
 // reply waits for it with `commit()`, so the replies of one turn share one write.
 import { randomUUID } from "node:crypto";
 import { copy, RowProxies, same } from "./row-proxies";
+import { Index, type IndexSpec } from "./store-index";
 
 export interface Row {
   id: string;
@@ -28,6 +29,8 @@ export interface Sink {
 }
 
 export class Table<T extends Row> {
+  /** Rows visited by all, where and find since made: what the tests count instead of timing. */
+  scanned = 0;
   constructor(
     private readonly rows: Map<string, T>,
     private readonly name: string,
@@ -44,6 +47,7 @@ export class Table<T extends Row> {
   insert(row: T): T {
     const raw = this.store.in(row) as T;
     this.rows.set(raw.id, raw);
+    this.store.reindex(this.name, raw);
     this.store.note(this.name, raw.id, "put");
     return this.store.out(this.name, raw);
   }
@@ -52,27 +56,43 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) throw new Error(`row ${id} missing`);
     Object.assign(row, this.store.in(patch));
+    this.store.reindex(this.name, row);
     for (const field of Object.keys(patch)) this.store.note(this.name, id, field);
     return this.store.out(this.name, row);
   }
   delete(id: string): boolean {
     const had = this.rows.delete(id);
-    if (had) this.store.note(this.name, id, "del");
+    if (had) {
+      this.store.unindex(this.name, id);
+      this.store.note(this.name, id, "del");
+    }
     return had;
+  }
+  /**
+   * The index `name` of this table, made from its rows on first use and kept up to date after.
+   * Lookups through it cost the size of what they find, not of the table.
+   */
+  index(name: string, spec: IndexSpec<T>): Index<T> {
+    return this.store.indexOf(this.name, name, spec, this.rows);
   }
   all(): T[] {
     const out: T[] = [];
     for (const row of this.rows.values()) out.push(this.store.out(this.name, row));
+    this.scanned += this.rows.size;
     return out;
   }
   /** Predicates see the stored rows as they are; what they select is handed out. */
   where(pred: (row: T) => boolean): T[] {
     const out: T[] = [];
     for (const row of this.rows.values()) if (pred(row)) out.push(this.store.out(this.name, row));
+    this.scanned += this.rows.size;
     return out;
   }
   find(pred: (row: T) => boolean): T | undefined {
-    for (const row of this.rows.values()) if (pred(row)) return this.store.out(this.name, row);
+    for (const row of this.rows.values()) {
+      this.scanned++;
+      if (pred(row)) return this.store.out(this.name, row);
+    }
     return undefined;
   }
   get size(): number {
@@ -95,7 +115,13 @@ export class Store {
   /** Settled by the next flush: replies waiting for their changes to be written. */
   private waiting?: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   private onFlushError?: (err: unknown) => void;
-  private readonly proxies = new RowProxies((table, id, field) => this.note(table, id, field));
+  private readonly proxies = new RowProxies((table, id, field) => {
+    const row = this.tables.get(table)?.get(id);
+    if (row) this.reindex(table, row);
+    this.note(table, id, field);
+  });
+  /** Per table, its indexes by name (store-index.ts). */
+  private indexes = new Map<string, Map<string, Index<any>>>();
 
   table<T extends Row>(name: string): Table<T> {
     let handle = this.handles.get(name);
@@ -116,6 +142,7 @@ export class Store {
   /** Empties every table but those named (the tables' objects stay, so handles stay valid). */
   clearExcept(keep: string[]): void {
     for (const [name, rows] of this.tables) if (!keep.includes(name)) rows.clear();
+    for (const [name, byName] of this.indexes) if (!keep.includes(name)) for (const index of byName.values()) index.clear();
     if (!this.sink) return;
     for (const name of this.changes.keys()) if (!keep.includes(name)) this.changes.delete(name);
     this.cleared = new Set(keep.filter((name) => !this.cleared || this.cleared.has(name)));
@@ -138,6 +165,7 @@ export class Store {
     switch (op[0]) {
       case "put":
         this.rowsOf(op[1]).set(op[2].id, op[2]);
+        this.reindex(op[1], op[2]);
         break;
       case "patch": {
         const row = this.rowsOf(op[1]).get(op[2]) as Record<string, unknown> | undefined;
@@ -145,13 +173,16 @@ export class Store {
         if (!row) break;
         Object.assign(row, op[3]);
         for (const field of op[4]) delete row[field];
+        this.reindex(op[1], row as unknown as Row);
         break;
       }
       case "del":
         this.rowsOf(op[1]).delete(op[2]);
+        this.unindex(op[1], op[2]);
         break;
       case "clear":
         for (const [name, rows] of this.tables) if (!op[1].includes(name)) rows.clear();
+        for (const [name, byName] of this.indexes) if (!op[1].includes(name)) for (const index of byName.values()) index.clear();
         break;
       case "meta":
         break;
@@ -254,6 +285,31 @@ export class Store {
     else if (was instanceof Set) was.add(what);
     else if (was === "del") rows.set(id, "put");
     this.schedule();
+  }
+
+  /** @internal The index `name` of a table, made from its rows when first asked for. */
+  indexOf<T extends Row>(table: string, name: string, spec: IndexSpec<T>, rows: Map<string, T>): Index<T> {
+    let byName = this.indexes.get(table);
+    if (!byName) this.indexes.set(table, (byName = new Map()));
+    let index = byName.get(name) as Index<T> | undefined;
+    if (!index) {
+      index = new Index(spec, (row) => this.out(table, row));
+      for (const row of rows.values()) index.put(row);
+      byName.set(name, index);
+    }
+    return index;
+  }
+
+  /** @internal A row inserted or written: each index of its table files it again. */
+  reindex(table: string, row: Row): void {
+    const byName = this.indexes.get(table);
+    if (byName) for (const index of byName.values()) index.put(row);
+  }
+
+  /** @internal A row deleted. */
+  unindex(table: string, id: string): void {
+    const byName = this.indexes.get(table);
+    if (byName) for (const index of byName.values()) index.remove(id);
   }
 
   /** @internal The row as handed out: itself in memory, a proxy that notes writes when durable. */

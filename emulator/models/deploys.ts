@@ -7,7 +7,7 @@ import type { Emu } from "../emu";
 import { conflict, notFound } from "../errors";
 import { newId } from "../store";
 import {
-  buildEndMs, type Deploy, type DeployTrigger, deploys, deploysOf, deployStatus, effectiveEnv, type Failure, failedAtMs, getService,
+  buildEndMs, type Deploy, type DeployTrigger, deploys, deploysByService, deploysOf, deployStatus, effectiveEnv, type Failure, failedAtMs, getService,
   isDatabase, lineId, runEndMs, type Service, secretFilesOf, serviceUrl, speedMs,
 } from "./lifecycle";
 
@@ -20,7 +20,7 @@ const DB_IMAGES: Record<string, string> = {
 };
 
 export function deleteDeploysOf(emu: Emu, serviceId: string): void {
-  for (const d of deploys(emu).where((x) => x.serviceId === serviceId)) deploys(emu).delete(d.id);
+  for (const d of deploysByService(emu).list(serviceId)) deploys(emu).delete(d.id);
 }
 
 export function getDeploy(emu: Emu, who: Principal, id: string): { deploy: Deploy; svc: Service } {

@@ -43,6 +43,12 @@ export interface DnsRecord {
 export const zoneRows = (emu: Emu) => emu.store.table<DnsZone>("dnsZones");
 export const recordRows = (emu: Emu) => emu.store.table<DnsRecord>("dnsRecords");
 
+/** A zone's records, oldest first; those at one name of a zone (group `zoneId name`); zones by owner and by name. */
+export const recordsByZone = (emu: Emu) => recordRows(emu).index("zone", { group: (r) => r.zoneId, place: (r) => r.createdAt });
+export const recordsByName = (emu: Emu) => recordRows(emu).index("name", { group: (r) => `${r.zoneId} ${r.name}`, place: (r) => r.createdAt });
+export const zonesByTeam = (emu: Emu) => zoneRows(emu).index("team", { group: (z) => z.teamId });
+export const zonesByName = (emu: Emu) => zoneRows(emu).index("name", { group: (z) => z.name });
+
 /** Full name of a record of a zone. */
 export const recordFqdn = (zoneName: string, name: string) => (name === "@" ? zoneName : `${name}.${zoneName}`);
 

@@ -7,11 +7,11 @@ import type { Principal, Workspace } from "../auth";
 import type { Emu } from "../emu";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../store";
-import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, type RecordType, takesPriority, txtValue, zoneRows } from "./dns-records";
+import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordRows, recordsByName, recordsByZone, type RecordType, takesPriority, txtValue, zonesByName, zonesByTeam, zoneRows } from "./dns-records";
 import { isDelegated, resolve } from "./public-dns";
 
 // Routes and other models read the zone and record rows through this module.
-export { organisationalDomain, RECORD_TYPES, recordFqdn } from "./dns-records";
+export { organisationalDomain, RECORD_TYPES, recordFqdn, recordsByZone } from "./dns-records";
 export type { DnsRecord, DnsZone, RecordType } from "./dns-records";
 
 // ---- names ----
@@ -53,9 +53,10 @@ const records = recordRows;
 // ---- zones ----
 export function createZone(emu: Emu, ws: Workspace, input: z.infer<typeof createZoneBody>): DnsZone {
   const name = domainName(input.name);
-  const held = zones(emu).find((z) => z.name === name && z.published);
+  const named = zonesByName(emu).list(name);
+  const held = named.find((z) => z.published);
   if (held) throw conflict(`name: the zone ${name} is already published${held.teamId === ws.id ? ` in this workspace (zone ${held.id})` : " by another workspace"}`);
-  const mine = zones(emu).find((z) => z.name === name && z.teamId === ws.id);
+  const mine = named.find((z) => z.teamId === ws.id);
   if (mine) throw conflict(`name: this workspace already has a zone ${name} (zone ${mine.id})`);
   const now = emu.now();
   return zones(emu).insert({
@@ -79,7 +80,7 @@ export function getZone(emu: Emu, who: Principal, id: string): DnsZone {
   return zone;
 }
 
-export const zonesOf = (emu: Emu, workspaceId: string) => zones(emu).where((z) => z.teamId === workspaceId);
+export const zonesOf = (emu: Emu, workspaceId: string) => zonesByTeam(emu).list(workspaceId);
 export const allZones = (emu: Emu) => zones(emu).all();
 
 export function verificationRecord(zone: DnsZone) {
@@ -109,14 +110,14 @@ export function verifyZone(emu: Emu, zone: DnsZone): DnsZone {
       updatedAt: now,
     });
   }
-  const held = zones(emu).find((z) => z.name === zone.name && z.published && z.id !== zone.id);
+  const held = zonesByName(emu).list(zone.name).find((z) => z.published && z.id !== zone.id);
   if (held) throw conflict(`The zone ${zone.name} is already published by ${held.teamId === zone.teamId ? `zone ${held.id} of this workspace` : "another workspace"}`);
   return zones(emu).update(zone.id, { published: true, publishedAt: now, verifiedAt: now, verificationMethod: method, lastError: null, updatedAt: now });
 }
 
 // ---- records ----
-export const recordsOf = (emu: Emu, zoneId: string) =>
-  records(emu).where((r) => r.zoneId === zoneId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+/** A zone's records, oldest first. */
+export const recordsOf = (emu: Emu, zoneId: string) => recordsByZone(emu).list(zoneId);
 
 export function getRecord(emu: Emu, who: Principal, id: string): { record: DnsRecord; zone: DnsZone } {
   const record = records(emu).get(id);
@@ -158,7 +159,7 @@ function validRecord(zone: DnsZone, input: RecordInput, kept?: Pick<DnsRecord, "
 }
 
 function clashes(emu: Emu, zone: DnsZone, r: Pick<DnsRecord, "name" | "type" | "content">, selfId?: string): void {
-  const same = recordsOf(emu, zone.id).filter((o) => o.id !== selfId && o.name === r.name);
+  const same = recordsByName(emu).list(`${zone.id} ${r.name}`).filter((o) => o.id !== selfId);
   const identical = same.find((o) => o.type === r.type && contentKey(o.type, o.content) === contentKey(r.type, r.content));
   if (identical) throw conflict(`An identical ${r.type} record already exists at ${recordFqdn(zone.name, r.name)} (record ${identical.id})`);
   if (r.type === "CNAME" && same.length) throw conflict(`A CNAME at ${recordFqdn(zone.name, r.name)} cannot coexist with other records there`);

@@ -93,6 +93,15 @@ export interface SecretFileRow {
 export const services = (emu: Emu) => emu.store.table<Service>("services");
 export const envVars = (emu: Emu) => emu.store.table<EnvVarRow>("serviceEnvVars");
 export const secretFiles = (emu: Emu) => emu.store.table<SecretFileRow>("serviceSecretFiles");
+/** Services by environment and by subdomain; env vars and secret files by service, env vars by the database linked in. */
+export const servicesByEnvironment = (emu: Emu) => services(emu).index("environment", { group: (s) => s.environmentId });
+/** An environment's services named so (names are unique in an environment, whatever their case), and its databases. */
+export const servicesByName = (emu: Emu) => services(emu).index("name", { group: (s) => `${s.environmentId} ${s.name.toLowerCase()}` });
+export const databasesByEnvironment = (emu: Emu) => services(emu).index("databases", { group: (s) => (isDatabase(s.type) ? s.environmentId : undefined) });
+export const servicesBySubdomain = (emu: Emu) => services(emu).index("subdomain", { group: (s) => s.subdomain ?? undefined });
+export const envVarsByService = (emu: Emu) => envVars(emu).index("service", { group: (v) => v.serviceId, place: (v) => v.key });
+export const envVarsByLink = (emu: Emu) => envVars(emu).index("link", { group: (v) => v.linkedFrom ?? undefined });
+const secretFilesByService = (emu: Emu) => secretFiles(emu).index("service", { group: (f) => f.serviceId });
 
 /**
  * A simulated duration at the configured speed (0 = instant). Whatever the speed, the route that
@@ -112,11 +121,11 @@ export function getService(emu: Emu, who: Principal, id: string, what = "Service
 }
 
 export function servicesIn(emu: Emu, environmentId: string): Service[] {
-  return services(emu).where((s) => s.environmentId === environmentId);
+  return servicesByEnvironment(emu).list(environmentId);
 }
 
 export function envVarsOf(emu: Emu, serviceId: string): EnvVarRow[] {
-  return envVars(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return envVarsByService(emu).list(serviceId);
 }
 
 /** Keys a deploy of this service sees: scope ALL, or the environment's tier. */
@@ -127,7 +136,7 @@ export function effectiveEnv(emu: Emu, svc: Service): EnvVarRow[] {
 }
 
 export function secretFilesOf(emu: Emu, serviceId: string): SecretFileRow[] {
-  return secretFiles(emu).where((r) => r.serviceId === serviceId).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return secretFilesByService(emu).list(serviceId).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 
@@ -172,9 +181,10 @@ export interface Deploy {
 }
 
 export const deploys = (emu: Emu) => emu.store.table<Deploy>("deploys");
+export const deploysByService = (emu: Emu) => deploys(emu).index("service", { group: (d) => d.serviceId });
 /** Newest first. */
 export function deploysOf(emu: Emu, serviceId: string): Deploy[] {
-  return deploys(emu).where((d) => d.serviceId === serviceId).sort((a, b) => b.seq - a.seq);
+  return deploysByService(emu).list(serviceId).sort((a, b) => b.seq - a.seq);
 }
 
 export const buildEndMs = (d: Deploy) => d.createdAtMs + d.queueMs + d.buildMs;
@@ -196,7 +206,7 @@ export function deployStatus(emu: Emu, d: Deploy): string {
   if (now < buildEndMs(d)) return "BUILDING";
   if (now < runEndMs(d)) return "DEPLOYING";
   const live = liveAtMs(d)!;
-  const newerLive = deploys(emu).find((o) => o.serviceId === d.serviceId && o.seq > d.seq && (liveAtMs(o) ?? Infinity) <= now && liveAtMs(o)! >= live);
+  const newerLive = deploysByService(emu).list(d.serviceId).find((o) => o.seq > d.seq && (liveAtMs(o) ?? Infinity) <= now && liveAtMs(o)! >= live);
   return newerLive ? "REPLACED" : "RUNNING";
 }
 

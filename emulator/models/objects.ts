@@ -65,6 +65,8 @@ export const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
 export const MAX_PART_NUMBER = 10_000;
 
 export const objects = (emu: Emu) => emu.store.table<StoredObject>("bucketObjects");
+/** A bucket's objects by key. */
+export const objectsByKey = (emu: Emu) => objects(emu).index("key", { group: (o) => o.bucketId, place: (o) => o.key });
 const uploads = (emu: Emu) => emu.store.table<Upload>("bucketUploads");
 const parts = (emu: Emu) => emu.store.table<UploadPart>("bucketUploadParts");
 
@@ -89,11 +91,13 @@ function checkSize(size: number): void {
 
 // ---- objects ----
 export function objectsOf(emu: Emu, bucketId: string): StoredObject[] {
-  return objects(emu).where((o) => o.bucketId === bucketId).sort(byKey);
+  return objectsByKey(emu).list(bucketId);
 }
 
+export const objectCount = (emu: Emu, bucketId: string): number => objectsByKey(emu).count(bucketId);
+
 export function findObject(emu: Emu, bucketId: string, key: string): StoredObject | undefined {
-  return objects(emu).find((o) => o.bucketId === bucketId && o.key === key);
+  return objectsByKey(emu).first(bucketId, key);
 }
 
 /** Streams bytes into a new body file, within the size an object may have. */
@@ -143,15 +147,18 @@ export interface Listing {
  * past the prefix rolled up into common prefixes (each counted once, against `maxKeys` too).
  */
 export function listObjects(emu: Emu, bucketId: string, o: { prefix: string; delimiter?: string; after?: string; maxKeys: number }): Listing {
-  return listKeys(objectsOf(emu, bucketId), o);
+  // Starts at the later of the prefix and the key listed last, so a page costs what it lists.
+  const from = o.after !== undefined && o.after > o.prefix ? o.after : o.prefix;
+  return listKeys(objectsByKey(emu).rows(bucketId, { after: { id: "", place: from, seq: from === o.after ? Infinity : -Infinity } }), o);
 }
 
-export function listKeys<T extends { key: string }>(rows: T[], o: { prefix: string; delimiter?: string; after?: string; maxKeys: number }): Omit<Listing, "contents"> & { contents: T[] } {
+export function listKeys<T extends { key: string }>(rows: Iterable<T>, o: { prefix: string; delimiter?: string; after?: string; maxKeys: number }): Omit<Listing, "contents"> & { contents: T[] } {
   const out: Omit<Listing, "contents"> & { contents: T[] } = { contents: [], prefixes: [], truncated: false };
   if (o.maxKeys === 0) return out;
   const after = o.after ?? "";
   let count = 0;
   for (const row of rows) {
+    if (row.key > o.prefix && !row.key.startsWith(o.prefix)) break;
     if (!row.key.startsWith(o.prefix) || row.key <= after) continue;
     const cut = o.delimiter ? row.key.indexOf(o.delimiter, o.prefix.length) : -1;
     const common = cut >= 0 ? row.key.slice(0, cut + o.delimiter!.length) : undefined;

@@ -51,6 +51,9 @@ export const createEnvironmentBody = z.object({ name: nameField });
 
 export const projects = (emu: Emu) => emu.store.table<Project>("projects");
 export const environments = (emu: Emu) => emu.store.table<Environment>("environments");
+/** A workspace's projects and a project's environments, in the order they were made. */
+export const projectsByWorkspace = (emu: Emu) => projects(emu).index("workspace", { group: (p) => p.workspaceId });
+export const environmentsByProject = (emu: Emu) => environments(emu).index("project", { group: (e) => e.projectId });
 
 export function checkRegion(region: string | undefined): void {
   if (region !== undefined && !findRegion(region)) {
@@ -87,7 +90,7 @@ export const findProject = (emu: Emu, id: string): Project | undefined => projec
 export const findEnvironment = (emu: Emu, id: string): Environment | undefined => environments(emu).get(id);
 
 export function listProjects(emu: Emu, ws: Workspace): Project[] {
-  return projects(emu).where((p) => p.workspaceId === ws.id).reverse();
+  return projectsByWorkspace(emu).list(ws.id).reverse();
 }
 
 export function patchProject(emu: Emu, p: Project, input: z.infer<typeof patchProjectBody>): Project {
@@ -99,7 +102,7 @@ export function patchProject(emu: Emu, p: Project, input: z.infer<typeof patchPr
 }
 
 export function environmentsOf(emu: Emu, projectId: string): Environment[] {
-  return environments(emu).where((e) => e.projectId === projectId);
+  return environmentsByProject(emu).list(projectId);
 }
 
 export function createEnvironment(emu: Emu, p: Project, input: z.infer<typeof createEnvironmentBody>): Environment {

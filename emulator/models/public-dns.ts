@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Emu } from "../emu";
 import { badRequest, notFound } from "../errors";
 import { newId } from "../store";
-import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, takesPriority, txtValue } from "./dns-records";
+import { contentProblem, type DnsRecord, type DnsZone, LABEL, organisationalDomain, PLATFORM_NAMESERVERS, RECORD_TYPES, recordFqdn, recordsByZone, takesPriority, txtValue } from "./dns-records";
 
 export interface ExternalRecord {
   id: string;
@@ -75,7 +75,7 @@ function answeringZone(emu: Emu, name: string): AnsweringZone {
     const publishedAt = Date.parse(zone.publishedAt ?? zone.updatedAt);
     return {
       apex: zone.name, source: "platform", zone, delegated,
-      records: ({ includePending }) => emu.store.table<DnsRecord>("dnsRecords").where((r) => r.zoneId === zone.id).flatMap((r) => {
+      records: ({ includePending }) => recordsByZone(emu).list(zone.id).flatMap((r) => {
         const owner = recordFqdn(zone.name, r.name);
         const visibleAt = Math.max(Date.parse(r.updatedAt), publishedAt) + delay;
         const held = (content: string, priority: number | null, at: number): Held => ({

@@ -2,7 +2,7 @@
 // connection string it links into the apps of its environment as a read-only env var.
 import type { Emu } from "../emu";
 import { notFound } from "../errors";
-import { envVars, isDatabase, type Service, type ServiceType, servicesIn, serviceStatus, slug } from "./lifecycle";
+import { databasesByEnvironment, envVars, envVarsByLink, isDatabase, type Service, type ServiceType, servicesIn, serviceStatus, slug } from "./lifecycle";
 import { envRowId } from "./service-env";
 
 // ---- linked connection strings ----
@@ -21,12 +21,12 @@ function link(emu: Emu, db: Service, app: Service): void {
 /** The database's address changed (its real listener opened): its links follow. */
 export function relink(emu: Emu, db: Service): void {
   const url = connection(db).url;
-  for (const v of envVars(emu).where((r) => r.linkedFrom === db.id)) if (v.value !== url) envVars(emu).update(v.id, { value: url });
+  for (const v of envVarsByLink(emu).list(db.id)) if (v.value !== url) envVars(emu).update(v.id, { value: url });
 }
 
 /** A new app gets the links of the environment's databases. */
 export function linkInto(emu: Emu, app: Service): void {
-  for (const db of servicesIn(emu, app.environmentId)) if (db.id !== app.id && isDatabase(db.type)) link(emu, db, app);
+  for (const db of databasesByEnvironment(emu).list(app.environmentId)) if (db.id !== app.id) link(emu, db, app);
 }
 
 /** A new database links into the apps already there. */

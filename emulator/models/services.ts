@@ -10,7 +10,7 @@ import { newId } from "../store";
 import { findRegion, type Tier } from "./catalogue";
 import { checkSchedule } from "./cron";
 import { queueDeploy } from "./deploys";
-import { isDatabase, type Service, type ServiceSource, services, servicesIn } from "./lifecycle";
+import { isDatabase, type Service, type ServiceSource, services, servicesByName, servicesBySubdomain, servicesIn } from "./lifecycle";
 import { checkRegion, type Environment, type Project } from "./projects";
 import { detectBuild } from "./build-detect";
 import type { CreateServiceBody, patchServiceBody } from "./service-bodies";
@@ -62,10 +62,9 @@ export function createService(emu: Emu, env: Environment, project: Project, body
   const region = body.region ?? project.defaultRegion ?? emu.settings.defaultRegion;
   const tier: Tier = body.tier ?? "STARTER";
   if (tier === "FREE") checkFreeSlot(emu, project.workspaceId, region);
-  const siblings = servicesIn(emu, env.id);
-  const clash = siblings.find((s) => s.name.toLowerCase() === body.name.toLowerCase());
+  const clash = servicesByName(emu).list(`${env.id} ${body.name.toLowerCase()}`)[0];
   if (clash) throw conflict(`name: environment ${env.id} already has a service named '${clash.name}' (${clash.id})`);
-  if (body.subdomain && services(emu).find((s) => s.subdomain === body.subdomain)) {
+  if (body.subdomain && servicesBySubdomain(emu).list(body.subdomain).length) {
     throw conflict(`subdomain: '${body.subdomain}' is taken; choose another`);
   }
 
@@ -152,7 +151,7 @@ function checkFreeSlot(emu: Emu, workspaceId: string, region: string, except?: s
   if (!findRegion(region)?.freeTier) {
     throw badRequest(`tier: FREE is not offered in region ${region}; regions with a free tier: af-west-1, eu-central-1 (see GET /v1/regions)`);
   }
-  const used = services(emu).find((s) => s.workspaceId === workspaceId && s.tier === "FREE" && s.id !== except);
+  const used = services(emu).index("free", { group: (s) => (s.tier === "FREE" ? s.workspaceId : undefined) }).list(workspaceId).find((s) => s.id !== except);
   if (used) {
     throw conflict(`tier: the workspace's free slot is already used by service '${used.name}' (${used.id}); a workspace has one FREE service. Choose STARTER, STANDARD or PRO, or delete that service first`);
   }
@@ -162,7 +161,7 @@ function checkFreeSlot(emu: Emu, workspaceId: string, region: string, except?: s
 export function patchService(emu: Emu, svc: Service, input: z.infer<typeof patchServiceBody>): Service {
   const patch: Partial<Service> = { updatedAt: emu.now() };
   if (input.name !== undefined && input.name !== svc.name) {
-    const clash = servicesIn(emu, svc.environmentId).find((s) => s.id !== svc.id && s.name.toLowerCase() === input.name!.toLowerCase());
+    const clash = servicesByName(emu).list(`${svc.environmentId} ${input.name.toLowerCase()}`).find((s) => s.id !== svc.id);
     if (clash) throw conflict(`name: environment ${svc.environmentId} already has a service named '${clash.name}' (${clash.id})`);
     patch.name = input.name;
   }

@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from "../errors";
 import { baseUrlOf } from "../loopback";
 import type { Store } from "../store";
 import { newId } from "../store";
-import { deleteContents, objectsOf } from "./objects";
+import { deleteContents, objectCount } from "./objects";
 import { checkRegion } from "./projects";
 
 export interface Bucket {
@@ -80,6 +80,9 @@ export const putPolicyBody = z.strictObject({ policy: z.string({ error: "must be
 
 const buckets = (emu: Emu) => emu.store.table<Bucket>("buckets");
 const corsRows = (emu: Emu) => emu.store.table<CorsRow>("bucketCorsRules");
+/** Bucket names are unique across the service; a workspace's buckets. */
+const bucketsByName = (emu: Emu) => buckets(emu).index("name", { group: (b) => b.name });
+const bucketsByWorkspace = (emu: Emu) => buckets(emu).index("workspace", { group: (b) => b.workspaceId });
 const policies = (emu: Emu) => emu.store.table<PolicyRow>("bucketPolicies");
 const accessKeys = (store: Store) => store.table<StorageAccessKey>("storageAccessKeys");
 
@@ -92,7 +95,7 @@ export function bucketRegion(emu: Emu, ws: Workspace, query: Record<string, unkn
 }
 
 export function createBucket(emu: Emu, ws: Workspace, region: string, input: z.infer<typeof createBucketBody>): Bucket {
-  const held = buckets(emu).find((b) => b.name === input.name);
+  const held = bucketNamed(emu, input.name);
   if (held && held.workspaceId === ws.id) {
     throw conflict(`name: a bucket named '${input.name}' already exists in this workspace (region ${held.region})`);
   }
@@ -105,31 +108,31 @@ export function createBucket(emu: Emu, ws: Workspace, region: string, input: z.i
 }
 
 export function listBuckets(emu: Emu, ws: Workspace, region: string): Bucket[] {
-  return buckets(emu).where((b) => b.workspaceId === ws.id && b.region === region).sort((a, b) => a.name.localeCompare(b.name));
+  return bucketsByWorkspace(emu).list(ws.id).filter((b) => b.region === region).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Every bucket of a workspace, in all regions, by name. */
 export const bucketsOf = (emu: Emu, workspaceId: string): Bucket[] =>
-  buckets(emu).where((b) => b.workspaceId === workspaceId).sort((a, b) => a.name.localeCompare(b.name));
+  bucketsByWorkspace(emu).list(workspaceId).sort((a, b) => a.name.localeCompare(b.name));
 /** By id, whichever workspace owns it (the dashboard sees every workspace). */
 export const findBucket = (emu: Emu, id: string): Bucket | undefined => buckets(emu).get(id);
 
 /** The bucket of that name, whichever workspace and region hold it (names are unique across the service). */
 export function bucketNamed(emu: Emu, name: string): Bucket | undefined {
-  return buckets(emu).find((b) => b.name === name);
+  return bucketsByName(emu).list(name)[0];
 }
 
 /** The workspace's bucket in that region; 404 otherwise (another region or workspace included). */
 export function getBucket(emu: Emu, ws: Workspace, region: string, name: string): Bucket {
-  const b = buckets(emu).find((x) => x.workspaceId === ws.id && x.name === name && x.region === region);
+  const b = bucketsByName(emu).list(name).find((x) => x.workspaceId === ws.id && x.region === region);
   if (!b) throw notFound("Bucket", `'${name}' in region ${region}`);
   return b;
 }
 
 export function deleteBucket(emu: Emu, b: Bucket, force: boolean): void {
-  const held = objectsOf(emu, b.id);
-  if (held.length > 0 && !force) {
-    throw conflict(`Bucket '${b.name}' holds ${held.length} object${held.length === 1 ? "" : "s"}; delete them first, or pass force=true to delete the bucket and its objects`);
+  const held = objectCount(emu, b.id);
+  if (held > 0 && !force) {
+    throw conflict(`Bucket '${b.name}' holds ${held} object${held === 1 ? "" : "s"}; delete them first, or pass force=true to delete the bucket and its objects`);
   }
   deleteContents(emu, b.id);
   for (const r of corsRows(emu).where((r) => r.bucketId === b.id)) corsRows(emu).delete(r.id);

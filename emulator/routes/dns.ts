@@ -4,8 +4,9 @@ import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import { badRequest } from "../errors";
 import {
   createRecord, createRecordBody, createZone, createZoneBody, deleteRecord, getRecord, getZone, patchRecord,
-  patchRecordBody, recordsOf, recordView, verifyZone, zoneFile, zonesOf, zoneView,
+  patchRecordBody, recordsByZone, recordView, verifyZone, zoneFile, zonesOf, zoneView,
 } from "../models/dns";
+import { pageOf } from "../pages";
 import { deleteZone } from "../models/cascades";
 import {
   getRegisteredDomain, ordersOf, patchRegisteredBody, patchRegisteredDomain, registerBody, registerCheckout,
@@ -44,7 +45,7 @@ export const dnsRoutes: RouteDef[] = [
   // ---- records ----
   {
     method: "GET", url: "/v1/dns-zones/:zoneId/records", scope: "Rp",
-    handler: ({ principal, params, query, emu }) => ok(page(recordsOf(emu, getZone(emu, principal, params.zoneId).id).map(recordView), query)),
+    handler: ({ principal, params, query, emu }) => ok(pageOf(recordsByZone(emu), getZone(emu, principal, params.zoneId).id, query, recordView)),
   },
   {
     method: "POST", url: "/v1/dns-zones/:zoneId/records", scope: "Wp", idempotent: true,

@@ -2,16 +2,18 @@
 import { created, noContent, ok, page, parse, type RouteDef } from "../http";
 import {
   createEnvironment, createEnvironmentBody, createProject, createProjectBody,
-  environmentDetailView, environmentsOf, environmentView, getEnvironment, getProject, listProjects, patchProject,
-  patchProjectBody, projectView,
+  environmentDetailView, environmentsOf, environmentView, getEnvironment, getProject, patchProject,
+  patchProjectBody, projectsByWorkspace, projectView,
 } from "../models/projects";
+import { pageOf } from "../pages";
 import { deleteEnvironment, deleteProject } from "../models/cascades";
 
 export const projectRoutes: RouteDef[] = [
   {
     method: "GET", url: "/v1/workspaces/:workspaceId/projects", scope: "Rp",
     handler: ({ principal, params, query, emu }) =>
-      ok(page(listProjects(emu, principal.workspace(params.workspaceId)).map((p) => projectView(p)), query)),
+      // Newest first.
+      ok(pageOf(projectsByWorkspace(emu), principal.workspace(params.workspaceId).id, query, (p) => projectView(p), { reverse: true })),
   },
   {
     method: "POST", url: "/v1/workspaces/:workspaceId/projects", scope: "Wp", idempotent: true,

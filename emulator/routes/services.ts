@@ -12,8 +12,10 @@ import { createServiceBody, patchEnvVarsBody, patchServiceBody, putSecretFileBod
 import { deleteEnvVar, deleteSecretFile, envVarView, patchEnvVars, putSecretFile, secretFileView } from "../models/service-env";
 import { connectionView, relink } from "../models/service-links";
 import { acceptedServiceView, listServices, serviceView } from "../models/service-views";
+import { envVarsByService, servicesByEnvironment } from "../models/lifecycle";
+import { pageOf } from "../pages";
 import {
-  createService, envVarsOf, getService, patchService, secretFilesOf, services, servicesIn, setSuspended,
+  createService, envVarsOf, getService, patchService, secretFilesOf, services, setSuspended,
 } from "../models/services";
 
 const detectQuery = z.object({
@@ -64,7 +66,7 @@ export const serviceRoutes: RouteDef[] = [
     method: "GET", url: "/v1/environments/:environmentId/services", scope: "Rp",
     handler: ({ principal, params, query, emu }) => {
       const { env } = getEnvironment(emu, principal, params.environmentId);
-      return ok(page(servicesIn(emu, env.id).map((s) => serviceView(emu, s)), query));
+      return ok(pageOf(servicesByEnvironment(emu), env.id, query, (s) => serviceView(emu, s)));
     },
   },
   {
@@ -103,7 +105,7 @@ export const serviceRoutes: RouteDef[] = [
     handler: (ctx) => {
       const svc = svcOf(ctx);
       const blank = ctx.principal.readOnlyIn(svc.workspaceId);
-      return ok(page(envVarsOf(ctx.emu, svc.id).map((v) => envVarView(v, blank)), ctx.query));
+      return ok(pageOf(envVarsByService(ctx.emu), svc.id, ctx.query, (v) => envVarView(v, blank)));
     },
   },
   {

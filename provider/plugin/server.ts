@@ -27,17 +27,25 @@ interface Served {
   def: ResourceDefinition;
 }
 
-// The plugin serves the whole catalogue.
-loadAll();
-const byToken = new Map<string, Served>(Object.entries(resources).map(([kind, def]) => [def.token, { kind, def }]));
-const functionsByToken = new Map(Object.values(functions).map((f) => [f.token, f]));
+// The plugin serves the whole catalogue, each kind's module loaded on its first request (a stack
+// of a few kinds holds only those: the plugin's memory, bench/README.md); functions load all.
+const RESOURCE_TOKEN = "cloudplatform:index:";
+let functionsByToken: Map<string, (typeof functions)[string]> | undefined;
+function functionOf(token: string) {
+  if (!functionsByToken) {
+    loadAll();
+    functionsByToken = new Map(Object.values(functions).map((f) => [f.token, f]));
+  }
+  return functionsByToken.get(token);
+}
 
 function served(type: string, urn: string): Served {
   // The request's type is empty for older engines; the URN's last type segment carries it too.
   const token = type || urn.split("::")[2]?.split("$").pop() || "";
-  const s = byToken.get(token);
-  if (!s) throw new Error(`cloudplatform: unknown resource type '${token}'`);
-  return s;
+  const kind = token.startsWith(RESOURCE_TOKEN) ? token.slice(RESOURCE_TOKEN.length) : "";
+  const def = Object.prototype.hasOwnProperty.call(resources, kind) ? resources[kind] : undefined;
+  if (!def || def.token !== token) throw new Error(`cloudplatform: unknown resource type '${token}'`);
+  return { kind, def };
 }
 
 /** Runs a handler for a unary RPC; any error goes back as the engine expects it. */
@@ -186,7 +194,7 @@ export class ProviderServer {
       construct: unary(async (req: pb.ConstructRequest) => (require("./construct") as typeof import("./construct")).construct(req, this.#engineAddress)),
 
       invoke: unary(async (req: pb.InvokeRequest) => {
-        const fn = functionsByToken.get(req.getTok());
+        const fn = functionOf(req.getTok());
         if (!fn) throw new Error(`cloudplatform: unknown function '${req.getTok()}'`);
         const result = await this.#ops.invoke(fn, fromStruct(req.getArgs()));
         // A result computed from a secret argument is secret as a whole, as the engine would make it.

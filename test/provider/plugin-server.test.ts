@@ -319,3 +319,24 @@ test("a secret input comes back secret from check, create, read and update, and 
   del.setProperties(struct(updated));
   await call("delete", del);
 });
+
+test("each kind is found by its token without loading the others: a stack of Projects loads one resource module", () => {
+  const { resources } = require("../../provider/resources") as typeof import("../../provider/resources");
+  for (const kind of Object.keys(resources)) expect(resources[kind].token).toBe(`cloudplatform:index:${kind}`);
+  // A fresh process, as the engine starts the plugin: the catalogue stays unloaded until asked for.
+  const script = `
+    const { ProviderServer } = require("./dist/provider/plugin/server");
+    const loaded = () => Object.keys(require.cache).filter((f) => /provider\\/resources\\/[a-zA-Z]+\\.js$/.test(f) && !/(index|framework|rules|waiter)\\.js$/.test(f)).map((f) => f.replace(/^.*\\//, ""));
+    const before = loaded();
+    const check = new ProviderServer().implementation().check;
+    const pb = require("@pulumi/pulumi/proto/provider_pb");
+    const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
+    const req = new pb.CheckRequest().setUrn("urn:pulumi:dev::proj::cloudplatform:index:Project::p").setType("cloudplatform:index:Project").setNews(Struct.fromJavaScript({ name: "p" }));
+    check({ request: req }, (err) => { console.log(JSON.stringify({ err: err && err.message, before, after: loaded() })); });
+  `;
+  const out = require("node:child_process").execFileSync(process.execPath, ["-e", script], { cwd: require("node:path").join(__dirname, "../.."), encoding: "utf8" });
+  const { err, before, after } = JSON.parse(out.trim().split("\n").pop()!);
+  expect(err).toBeNull();
+  expect(before).toEqual([]);
+  expect(after).toEqual(["project.js"]);
+});

@@ -1,0 +1,49 @@
+// `make bench-scale`'s stacks, dynamic SDK: `mixed` (N resources in blocks of five: a Project, its
+// Environment, a DNS zone, a TXT record in it, a bucket) or `noop` (N resources of a dynamic
+// provider that answers at once, in the same blocks with the same dependencies: the baseline).
+import * as pulumi from "@pulumi/pulumi";
+import * as cloud from "pulumi-cloudplatform";
+
+const config = new pulumi.Config();
+const mode = config.require("mode");
+const n = config.requireNumber("count");
+const tag = config.require("tag");
+
+const noop: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    return { id: inputs.name, outs: inputs };
+  },
+  async read(id, props) {
+    return { id, props };
+  },
+};
+class Noop extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  constructor(name: string, args: { name: pulumi.Input<string>; parentName?: pulumi.Input<string> }) {
+    super(noop, name, { ...args, name: args.name });
+  }
+}
+
+if (mode === "noop") {
+  for (let b = 0; b * 5 < n; b++) {
+    const left = n - b * 5;
+    const first = new Noop(`n${b}a`, { name: `${tag}-${b}a` });
+    if (left > 1) new Noop(`n${b}b`, { name: `${tag}-${b}b`, parentName: first.name });
+    if (left > 2) {
+      const third = new Noop(`n${b}c`, { name: `${tag}-${b}c` });
+      if (left > 3) new Noop(`n${b}d`, { name: `${tag}-${b}d`, parentName: third.name });
+    }
+    if (left > 4) new Noop(`n${b}e`, { name: `${tag}-${b}e` });
+  }
+} else {
+  for (let b = 0; b * 5 < n; b++) {
+    const left = n - b * 5;
+    const project = new cloud.Project(`p${b}`, { name: `${tag}-p${b}` });
+    if (left > 1) new cloud.Environment(`e${b}`, { projectId: project.id, name: "production" });
+    if (left > 2) {
+      const zone = new cloud.DnsZone(`z${b}`, { name: `${tag}-z${b}.example` });
+      if (left > 3) new cloud.DnsRecord(`r${b}`, { zoneId: zone.id, name: "www", type: "TXT", content: "v=bench" });
+    }
+    if (left > 4) new cloud.Bucket(`b${b}`, { name: `${tag}-b${b}` });
+  }
+}

@@ -1,0 +1,129 @@
+// `make bench-scale`, stacks: `pulumi preview`, `up`, `refresh` and `destroy` of N resources of
+// mixed types through the real CLI, on the dynamic SDK beside N resources of a no-op dynamic
+// provider, and on the native SDK beside N resources of a no-op plugin, against an in-process
+// emulator (lifecycles instant, no rate limit) that counts the API calls of each operation. Also
+// the peak RSS of the provider processes during the largest `up`s. Beside wall time, the CPU time
+// of the whole process tree (the CLI, the program, the providers, the emulator), which other load
+// on the machine does not move as it moves wall time.
+import { join } from "node:path";
+import { startEmulator } from "../emulator";
+import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
+import { installedApp, sampleProviderRss } from "./engine";
+import { LINEAR, log, type Point, type Series, slope, treeCpuSeconds } from "./scale-series";
+
+const OPS = ["preview", "up", "refresh", "destroy"] as const;
+type Op = (typeof OPS)[number];
+const DYNAMIC_HOST = /cmd\/dynamic-provider/;
+const PLUGIN = /pulumi-resource-cloudplatform/;
+const NOOP_PLUGIN = /pulumi-resource-noopbench/;
+
+interface Run {
+  seconds: Record<Op, number>;
+  cpu: Record<Op, number>;
+  calls: Record<Op, number>;
+  /** Peak RSS of the provider process during the up (bytes). */
+  rss: number;
+}
+
+export async function runStacks(sizes: number[]): Promise<Series[]> {
+  const emu = await startEmulator({ settings: { speed: 0 } });
+  let hits = 0;
+  const count = emu.emu.count.bind(emu.emu);
+  emu.emu.count = (route: string, status: number) => {
+    hits++;
+    count(route, status);
+  };
+  const apps = { dynamic: installedApp(join(ROOT, "bench", "programs", "scale")), native: installedApp(join(ROOT, "bench", "programs", "scale-native")) };
+  const stacks: StackHandle[] = [];
+  const results = new Map<string, Run>();
+  let seq = 0;
+  const run = async (sdk: "dynamic" | "native", mode: "mixed" | "noop", n: number): Promise<Run> => {
+    const tag = `s${process.pid % 10_000}x${seq++}`;
+    const s = await openStack({
+      programDir: apps[sdk].dir, stackName: `scale-${tag}`,
+      env: { CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey },
+      config: { mode, count: String(n), tag },
+    });
+    stacks.push(s);
+    const seconds = {} as Record<Op, number>;
+    const cpu = {} as Record<Op, number>;
+    const calls = {} as Record<Op, number>;
+    let rss = 0;
+    for (const op of OPS) {
+      log(`stacks: ${op} of ${n} ${mode === "noop" ? "no-op" : "mixed"} resources, ${sdk} SDK`);
+      const sample = op === "up" ? sampleProviderRss(sdk === "dynamic" ? DYNAMIC_HOST : mode === "noop" ? NOOP_PLUGIN : PLUGIN) : undefined;
+      const h0 = hits;
+      const t0 = process.hrtime.bigint();
+      const c0 = treeCpuSeconds();
+      if (op === "preview") await s.stack.preview();
+      else if (op === "up") await s.stack.up();
+      else if (op === "refresh") await s.stack.refresh();
+      else await s.stack.destroy();
+      seconds[op] = Number(process.hrtime.bigint() - t0) / 1e9;
+      cpu[op] = treeCpuSeconds() - c0;
+      calls[op] = hits - h0;
+      if (sample) rss = await sample();
+    }
+    await s.dispose();
+    return { seconds, cpu, calls, rss };
+  };
+  try {
+    for (const n of sizes) {
+      // Ours and its baseline back to back, so that other load on the machine weighs on both alike.
+      for (const sdk of ["dynamic", "native"] as const) {
+        results.set(`${sdk} noop ${n}`, await run(sdk, "noop", n));
+        results.set(`${sdk} mixed ${n}`, await run(sdk, "mixed", n));
+      }
+    }
+  } finally {
+    for (const s of stacks) await s.dispose().catch(() => undefined);
+    await emu.close();
+    apps.dynamic.dispose();
+    apps.native.dispose();
+  }
+  const at = (key: string) => results.get(key)!;
+  const last = (p: Point[]) => p[p.length - 1];
+  const linear = (p: Point[]) => (slope(p) ?? Infinity) <= LINEAR;
+  const series: Series[] = [];
+  for (const sdk of ["dynamic", "native"] as const) {
+    for (const op of OPS) {
+      series.push({
+        family: "stacks", id: `S-${sdk[0]}${op[0]}c`, what: `${op}, ${sdk} SDK, CPU time of every process`, unit: "s",
+        baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
+        points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).cpu[op], baseline: at(`${sdk} noop ${n}`).cpu[op] })),
+        goal: "<= 1.1x the no-op at the largest size", check: (p) => last(p).value / last(p).baseline! <= 1.1 && linear(p),
+      });
+      series.push({
+        family: "stacks", id: `S-${sdk[0]}${op[0]}`, what: `${op}, ${sdk} SDK, mixed resources`, unit: "s",
+        baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
+        points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).seconds[op], baseline: at(`${sdk} noop ${n}`).seconds[op] })),
+        goal: "<= 1.1x the no-op at the largest size", check: (p) => last(p).value / last(p).baseline! <= 1.1 && linear(p),
+      });
+    }
+    series.push({
+      family: "stacks", id: `S-${sdk[0]}#`, what: `API calls per resource: preview, ${sdk} SDK`, unit: "calls",
+      points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).calls.preview / n })),
+      goal: "0", check: (p) => p.every((x) => x.value === 0),
+    });
+    series.push({
+      family: "stacks", id: `S-${sdk[0]}#`, what: `API calls per resource: refresh, ${sdk} SDK`, unit: "calls",
+      points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).calls.refresh / n })),
+      goal: "1 read per resource", check: (p) => p.every((x) => x.value <= 1),
+    });
+  }
+  const mb = (b: number) => b / 2 ** 20;
+  series.push({
+    family: "providers", id: "R-d", what: "peak RSS of the dynamic provider host during up", unit: "MB", baselineName: "no-op dynamic provider's host",
+    points: sizes.map((n) => ({ size: n, value: mb(at(`dynamic mixed ${n}`).rss), baseline: mb(at(`dynamic noop ${n}`).rss) })), goal: "-",
+  });
+  series.push({
+    family: "providers", id: "R-n", what: "peak RSS of the native plugin during up", unit: "MB", baselineName: "no-op native plugin",
+    points: sizes.map((n) => ({ size: n, value: mb(at(`native mixed ${n}`).rss), baseline: mb(at(`native noop ${n}`).rss) })), goal: "-",
+  });
+  series.push({
+    family: "providers", id: "R", what: "provider processes together (dynamic host + native plugin)", unit: "MB", baselineName: "the no-op host + the no-op plugin",
+    points: sizes.map((n) => ({ size: n, value: mb(at(`dynamic mixed ${n}`).rss + at(`native mixed ${n}`).rss), baseline: mb(at(`dynamic noop ${n}`).rss + at(`native noop ${n}`).rss) })),
+    goal: "<= 250 MB at the largest size", check: (p) => last(p).value <= 250,
+  });
+  return series;
+}
