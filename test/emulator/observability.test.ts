@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import * as packet from "dns-packet";
 import { hostPort } from "../../emulator";
+import * as views from "../../emulator/models/service-views";
 import { emulator } from "../support/emulator";
 
 const CLI = join(__dirname, "../../dist/emulator/cli.js");
@@ -119,12 +120,14 @@ test("a 500 logs its stack on stderr without --log; the caller sees only 'Intern
   const written: string[] = [];
   const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: any) => (written.push(String(chunk)), true));
   try {
-    // A stored row the code cannot read: the route fails inside, as a bug would.
+    // The service's view fails inside the route, as a bug would.
     const api = emu.client();
     const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "broken" });
     const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "dev" });
     const svc = await api.create<any>(`/v1/environments/${env.id}/services`, { name: "web", type: "WEB", image: "nginx:1.27" });
-    emu.emu.store.table<any>("services").update(svc.id, { name: null });
+    jest.spyOn(views, "serviceView").mockImplementationOnce(() => {
+      throw new TypeError("Cannot read properties of null (reading 'toLowerCase')");
+    });
     const path = `/v1/services/${svc.id}`;
     const res = await fetch(`${emu.baseUrl}${path}`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
     expect(res.status).toBe(500);
