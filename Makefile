@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack release registries actionlint mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -18,12 +18,17 @@ help:
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
 	@echo "make python-sdk  build the Python SDK wheel (dist/python) into .venv"
-	@echo "make pack    build pulumi-cloudplatform-<version>.tgz to install in a program"
+	@echo "make release VERSION=x.y.z  every artifact of a release at that version into dist-release/ (npm, python, go, plugin)"
+	@echo "make pack    build the npm packages into the repository root: pulumi-cloudplatform-<version>.tgz (the provider)"
+	@echo "             and pulumi-cloudplatform-emulator-<version>.tgz (@pulumi-cloudplatform/emulator: the emulator, the app testing kit)"
 
-node_modules/.installed: package.json package-lock.json
+# Two packages, one build: the provider is this folder, the emulator (packages/emulator, a workspace)
+# takes its files from the same dist/, linked into it.
+node_modules/.installed: package.json package-lock.json packages/emulator/package.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
-	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
+	ln -sfn ../../dist packages/emulator/dist
+	ln -sfn ../@pulumi-cloudplatform/emulator/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
 	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
 	ln -sfn ../pulumi-cloudplatform/dist/provider/drift/cli.js node_modules/.bin/cloudplatform-drift
 	touch $@
@@ -129,10 +134,21 @@ mutation: build
 	npx stryker run $(STRYKER_FLAGS)
 
 pack: build
-	$(NPM) pack --silent
+	node dist/scripts/pack.js
+
+# Every artifact of a release at one version (scripts/release.sh): the npm tarballs, the Python sdist
+# and wheel, the Go module (as a module proxy serves it), the plugin archives with SHA256SUMS and the schema.
+VERSION ?= $(shell node -p 'require("./package.json").version')
+release: build tools python-sdk .venv/.build
+	./scripts/release.sh $(VERSION)
+
+# PyPA's build frontend, for the release's sdist and wheel.
+.venv/.build: .venv/.installed | $(WHEEL) .venv/.mypy
+	.venv/bin/pip install --quiet --disable-pip-version-check build==1.6.1
+	touch $@
 
 emulator: build
 	node dist/emulator/cli.js --port 4510
 
 clean:
-	rm -rf dist dist-plugin .tools node_modules .venv sdk/python/build sdk/python/*.egg-info
+	rm -rf dist dist-plugin dist-release .tools node_modules .venv sdk/python/build sdk/python/*.egg-info
