@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack release registries actionlint mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-s3 emulator pack release registries mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -11,6 +11,7 @@ help:
 	@echo "make test-full  every test: also the examples' commands, packaging, the newest CLI, every language's drift"
 	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
+	@echo "make registries  Verdaccio and pypiserver in .tools/registries, for the release test (make test-full)"
 	@echo "make compat  set up the newest tested pair (CLI v3.274.1, @pulumi/pulumi, Python pulumi, Node.js 22) in .tools"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
@@ -55,6 +56,11 @@ tools: deps
 	./scripts/build-pulumi.sh
 	./scripts/build-sdkgen.sh
 	./scripts/build-yaml.sh
+	./scripts/build-actionlint.sh
+
+# Local npm and PyPI registries (Verdaccio on Node.js 22, pypiserver) for the release test, in .tools/registries.
+registries:
+	./scripts/build-registries.sh
 
 # The newest tested pair beside the pinned one (CLI, @pulumi/pulumi, Python pulumi, Node.js 22), for test/compat.
 compat: build python-sdk
@@ -110,7 +116,7 @@ test: build typecheck tools python-sdk system-deps
 
 # Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
 # packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
-test-full: build typecheck tools python-sdk compat vitest system-deps
+test-full: build typecheck tools python-sdk compat vitest registries .venv/.build system-deps
 	npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
@@ -139,7 +145,8 @@ pack: build
 # Every artifact of a release at one version (scripts/release.sh): the npm tarballs, the Python sdist
 # and wheel, the Go module (as a module proxy serves it), the plugin archives with SHA256SUMS and the schema.
 VERSION ?= $(shell node -p 'require("./package.json").version')
-release: build tools python-sdk .venv/.build
+release: build python-sdk .venv/.build
+	./scripts/build-sdkgen.sh
 	./scripts/release.sh $(VERSION)
 
 # PyPA's build frontend, for the release's sdist and wheel.

@@ -2,7 +2,4 @@ module ${PROJECT}
 
 go 1.25.11
 
-require (
-	github.com/pulumi-cloudplatform/pulumi-cloudplatform/sdk/go v0.1.0
-	github.com/pulumi/pulumi/sdk/v3 v3.248.0
-)
+require github.com/pulumi/pulumi/sdk/v3 v3.248.0

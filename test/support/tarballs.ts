@@ -1,8 +1,10 @@
 // What an npm tarball holds and what its code requires, for the packaging tests: every relative
 // require resolves to a file inside the tarball, and every package it requires is declared.
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { posix } from "node:path";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
 
 export interface Tarball {
   manifest: { name: string; version: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; engines?: { node?: string }; bin?: Record<string, string> };
@@ -13,13 +15,27 @@ export interface Tarball {
 }
 
 export function readTarball(file: string): Tarball {
-  const files = new Set(execFileSync("tar", ["tzf", file], { maxBuffer: 64 * 1024 * 1024 }).toString().trim().split("\n").map((f) => f.replace(/^package\//, "")));
-  const text = (path: string) => execFileSync("tar", ["xzOf", file, `package/${path}`], { maxBuffer: 64 * 1024 * 1024 }).toString();
-  const manifest = JSON.parse(text("package.json")) as Tarball["manifest"];
-  const bins = Object.values(manifest.bin ?? {}).map((b) => posix.normalize(b));
-  const scripts = new Map<string, string>();
-  for (const f of files) if (f.endsWith(".js") || bins.includes(f)) scripts.set(f, text(f));
-  return { manifest, files, scripts };
+  const dir = mkdtempSync(join(tmpdir(), "cloudplatform-tarball-"));
+  try {
+    execFileSync("tar", ["xzf", file, "-C", dir]);
+    const root = join(dir, "package");
+    const files = new Set<string>();
+    const walk = (rel: string) => {
+      for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) walk(path);
+        else files.add(path);
+      }
+    };
+    walk("");
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Tarball["manifest"];
+    const bins = Object.values(manifest.bin ?? {}).map((b) => posix.normalize(b));
+    const scripts = new Map<string, string>();
+    for (const f of files) if (f.endsWith(".js") || bins.includes(f)) scripts.set(f, readFileSync(join(root, f), "utf8"));
+    return { manifest, files, scripts };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The module specifiers a script requires (`require("…")`, `require.resolve("…")`, `import("…")`; not `config.require("…")`). */
