@@ -1,10 +1,10 @@
 // The `pulumi new` templates (templates/<language>), as the README's install section uses them.
 // Each pins the package's own version. `pulumi new <template> --generate-only` writes a project
 // with its name substituted that compiles (TypeScript against this checkout's package, Python
-// byte-compiled, Go formatted). The YAML one goes all the way with no package to install: `pulumi
-// new --yes --config cloudplatform:baseUrl=…` saves the address, the key goes in as a secret, and up
-// and destroy run through the CLI; asked interactively, `pulumi new` prompts for both and stores
-// the key encrypted. Installing each language's packages by name from registries, and up and
+// byte-compiled, Go formatted). The YAML one goes all the way with no package to install, as the
+// README's install block (run here as written) does: `pulumi new --yes --config
+// cloudplatform:baseUrl=…` saves the address, the key goes in as a secret, and up and destroy run
+// through the CLI; asked interactively, `pulumi new` prompts for both and stores the key encrypted. Installing each language's packages by name from registries, and up and
 // destroy of the TypeScript, Python and Go programs, is test/packaging/registries.test.ts
 // (`make test-full`).
 import { execFile, spawn } from "node:child_process";
@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { ROOT, TOOLS_BIN } from "../../scripts/pulumi-env";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { PYTHON, TSC } from "../support/toolchains";
+import { shBlocks } from "../docs/shell-blocks";
 
 jest.setTimeout(300_000);
 
@@ -87,24 +88,30 @@ test("pulumi new --generate-only: TypeScript, Python and Go projects with their 
   expect((await run("gofmt", ["-l", made.go])).stdout).toBe("");
 });
 
-test("YAML: pulumi new --yes --config cloudplatform:baseUrl, the key set as a secret, up and destroy through the CLI", async () => {
-  const program = join(dir, "shop-yaml");
-  await pulumi(["new", join(TEMPLATES, "yaml"), "--yes", "--name", "shop-yaml", "--stack", "dev", "--dir", program, "--config", `cloudplatform:baseUrl=${emu.baseUrl}`], dir);
-  await pulumi(["config", "set", "--secret", "cloudplatform:apiKey"], program, emu.apiKey);
+test("README: the install block runs as written: pulumi new of the YAML template with --yes and --config, the key set as a secret, up and destroy", async () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const marker = "<!-- test/packaging/templates.test.ts runs this block, from the folder that holds the checkout -->";
+  expect(readme).toContain(marker);
+  const block = shBlocks(readme.slice(readme.indexOf(marker)))[0];
+  // The reader's folder: the checkout in it as pulumi-cloudplatform; the emulator's address and key exported.
+  const reader = join(dir, "reader");
+  mkdirSync(reader);
+  symlinkSync(ROOT, join(reader, "pulumi-cloudplatform"));
+  // Stop after `pulumi up` to look at the stack, then run the rest.
+  const [upTo, rest] = block.split(/(?<=pulumi up --yes[^\n]*\n)/);
+  const shell = (script: string, cwd: string) =>
+    run("bash", ["-c", `set -euo pipefail\n${script}`], { cwd, env: { ...cliEnv(), CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey }, timeout: 240_000 });
+  const up = await shell(upTo, reader);
+  expect(up.stdout).toMatch(/\+ 3 created/); // the stack, the project and its environment
+  const program = join(reader, "shop");
   const config = readFileSync(join(program, "Pulumi.dev.yaml"), "utf8");
   expect(config).toContain(`cloudplatform:baseUrl: ${emu.baseUrl}`);
   expect(config).toMatch(/cloudplatform:apiKey:\n\s+secure: /);
   expect(config).not.toContain(emu.apiKey);
-  try {
-    const up = await pulumi(["up", "--yes", "--skip-preview"], program);
-    expect(up).toMatch(/\+ 3 created/); // the stack, the project and its environment
-    const outputs = JSON.parse(await pulumi(["stack", "output", "--json"], program));
-    expect(outputs.tier).toBe("PROD");
-    expect((await emu.client().get<{ name: string }>(`/v1/projects/${outputs.projectId}`)).name).toBe("shop-yaml");
-  } finally {
-    await pulumi(["destroy", "--yes", "--skip-preview"], program);
-    await pulumi(["stack", "rm", "--yes", "dev"], program);
-  }
+  const outputs = JSON.parse((await run(join(TOOLS_BIN, "pulumi"), ["stack", "output", "--json"], { cwd: program, env: cliEnv() })).stdout);
+  expect(outputs.tier).toBe("PROD");
+  expect((await emu.client().get<{ name: string }>(`/v1/projects/${outputs.projectId}`)).name).toBe("shop");
+  await shell(rest, program);
   expect(await emu.leftovers()).toEqual({});
 });
 
