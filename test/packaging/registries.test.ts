@@ -229,7 +229,7 @@ test("Python: pulumi new installs pulumi-cloudplatform by name from the PyPI ser
   const python = join(program, "venv", "bin", "python");
   const version = (await run(python, ["-c", "from importlib.metadata import version; print(version('pulumi-cloudplatform'))"])).stdout.trim();
   expect(version).toBe(VERSION);
-  const { stdout } = await run(python, [join(ROOT, "test", "python", "template.py")], { env: { ...env, PROGRAM_DIR: program }, timeout: 600_000 });
+  const { stdout } = await run(python, [join(ROOT, "test", "python", "template.py")], { env: { ...env, PROGRAM_DIR: program, PROJECT: "reg-python" }, timeout: 600_000 });
   expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ up: { create: 3 }, tier: "PROD", preview: {}, destroy: { delete: 3 } });
   expect(requested).toContain(`/releases/download/v${VERSION}/pulumi-resource-cloudplatform-v${VERSION}-${platform}.tar.gz`);
   expect(existsSync(join(dir, "home", "plugins", `resource-cloudplatform-v${VERSION}`, "pulumi-resource-cloudplatform"))).toBe(true);

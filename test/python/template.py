@@ -25,6 +25,7 @@ def changes(summary):
 def main():
     stack = auto.select_stack(
         stack_name="dev",
+        project_name=os.environ["PROJECT"],
         program=program,
         opts=auto.LocalWorkspaceOptions(
             work_dir=PROGRAM_DIR,
