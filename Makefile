@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 
-.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-scale bench-s3 emulator pack mutation clean
+.PHONY: help deps system-deps build typecheck tools compat vitest sdkgen schema plugin python-sdk test test-full test-unit test-e2e demo bench bench-scale bench-s3 emulator pack release registries mutation clean
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
@@ -11,6 +11,7 @@ help:
 	@echo "make test-full  every test: also the examples' commands, packaging, the newest CLI, every language's drift"
 	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
+	@echo "make registries  Verdaccio and pypiserver in .tools/registries, for the release test (make test-full)"
 	@echo "make compat  set up the newest tested pair (CLI v3.274.1, @pulumi/pulumi, Python pulumi, Node.js 22) in .tools"
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
@@ -19,12 +20,17 @@ help:
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
 	@echo "make python-sdk  build the Python SDK wheel (dist/python) into .venv"
-	@echo "make pack    build pulumi-cloudplatform-<version>.tgz to install in a program"
+	@echo "make release VERSION=x.y.z  every artifact of a release at that version into dist-release/ (npm, python, go, plugin)"
+	@echo "make pack    build the npm packages into the repository root: pulumi-cloudplatform-<version>.tgz (the provider)"
+	@echo "             and pulumi-cloudplatform-emulator-<version>.tgz (@pulumi-cloudplatform/emulator: the emulator, the app testing kit)"
 
-node_modules/.installed: package.json package-lock.json
+# Two packages, one build: the provider is this folder, the emulator (packages/emulator, a workspace)
+# takes its files from the same dist/, linked into it.
+node_modules/.installed: package.json package-lock.json packages/emulator/package.json
 	$(NPM) ci --no-audit --no-fund
 	ln -sfn .. node_modules/pulumi-cloudplatform
-	ln -sfn ../pulumi-cloudplatform/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
+	ln -sfn ../../dist packages/emulator/dist
+	ln -sfn ../@pulumi-cloudplatform/emulator/dist/emulator/cli.js node_modules/.bin/cloudplatform-emulator
 	ln -sfn ../pulumi-cloudplatform/dist/provider/adopt/cli.js node_modules/.bin/cloudplatform-adopt
 	ln -sfn ../pulumi-cloudplatform/dist/provider/drift/cli.js node_modules/.bin/cloudplatform-drift
 	touch $@
@@ -51,6 +57,11 @@ tools: deps
 	./scripts/build-pulumi.sh
 	./scripts/build-sdkgen.sh
 	./scripts/build-yaml.sh
+	./scripts/build-actionlint.sh
+
+# Local npm and PyPI registries (Verdaccio on Node.js 22, pypiserver) for the release test, in .tools/registries.
+registries:
+	./scripts/build-registries.sh
 
 # The newest tested pair beside the pinned one (CLI, @pulumi/pulumi, Python pulumi, Node.js 22), for test/compat.
 compat: build python-sdk
@@ -106,7 +117,7 @@ test: build typecheck tools python-sdk system-deps
 
 # Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
 # packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
-test-full: build typecheck tools python-sdk compat vitest system-deps
+test-full: build typecheck tools python-sdk compat vitest registries .venv/.build system-deps
 	npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
@@ -135,10 +146,22 @@ mutation: build
 	npx stryker run $(STRYKER_FLAGS)
 
 pack: build
-	$(NPM) pack --silent
+	node dist/scripts/pack.js
+
+# Every artifact of a release at one version (scripts/release.sh): the npm tarballs, the Python sdist
+# and wheel, the Go module (as a module proxy serves it), the plugin archives with SHA256SUMS and the schema.
+VERSION ?= $(shell node -p 'require("./package.json").version')
+release: build python-sdk .venv/.build
+	./scripts/build-sdkgen.sh
+	./scripts/release.sh $(VERSION)
+
+# PyPA's build frontend, for the release's sdist and wheel.
+.venv/.build: .venv/.installed | $(WHEEL) .venv/.mypy
+	.venv/bin/pip install --quiet --disable-pip-version-check build==1.6.1
+	touch $@
 
 emulator: build
 	node dist/emulator/cli.js --port 4510
 
 clean:
-	rm -rf dist dist-plugin .tools node_modules .venv sdk/python/build sdk/python/*.egg-info
+	rm -rf dist dist-plugin dist-release .tools node_modules .venv sdk/python/build sdk/python/*.egg-info

@@ -14,6 +14,7 @@ const FULL_ONLY = {
   "/test/packaging/install-from-archive.test.ts": "the plugin installed from its release archive, with a YAML program",
   "/test/packaging/packaging.test.ts": "programs on the packed package (npm pack)",
   "/test/packaging/plugin-download.test.ts": "the plugin fetched by the CLI from a download server",
+  "/test/packaging/registries.test.ts": "a release published to local npm, PyPI and Go registries, installed by name from the templates (make registries)",
   "/test/compat/": "the newest CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/drift/lifecycle.test.ts": "drift over TypeScript, Python, Go and YAML stacks",
   "/test/drift/failures.test.ts": "drift runs whose stacks cannot be checked",

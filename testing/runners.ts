@@ -1,6 +1,6 @@
 // Global setups for Jest and Vitest: one emulator per test worker, at speed 0, its variables in
 // each worker's environment (with the worker-env setup file). Make a setup with options:
-//   module.exports = require("pulumi-cloudplatform/testing").jestGlobalSetup({ delegate: ["shop.test"] });
+//   module.exports = require("@pulumi-cloudplatform/emulator/testing").jestGlobalSetup({ delegate: ["shop.test"] });
 import { availableParallelism } from "node:os";
 import type { EmulatorOptions } from "../emulator";
 import { startWorkerEmulators, type WorkerEmulators } from "./emulators";

@@ -5,8 +5,8 @@ export default {
   test: {
     include: ["app/**/*.test.ts"],
     globals: true,
-    globalSetup: ["pulumi-cloudplatform/testing/vitest-global-setup"],
-    setupFiles: ["pulumi-cloudplatform/testing/worker-env"],
+    globalSetup: ["@pulumi-cloudplatform/emulator/testing/vitest-global-setup"],
+    setupFiles: ["@pulumi-cloudplatform/emulator/testing/worker-env"],
     testTimeout: 30_000,
   },
 };

@@ -2,7 +2,11 @@
 // download): a workspace made through the API shows in every section, the page refreshes itself
 // without losing the user's place, the site frame loads the site, and no secret reaches the page.
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { packEmulator } from "../../scripts/pack";
 import { ROOT } from "../../scripts/pulumi-env";
 import { api, launchChromium, type Made, populate, type Target } from "../../scripts/dashboard-kit";
 import { emulator, type TestEmulator } from "../support/emulator";
@@ -193,15 +197,20 @@ test("the JSON routes: 404 for what is gone, 400 naming a bad query, downloads n
   expect(await file.text()).toBe("Uploads from the storefront.\n");
 });
 
-test("the page ships: npm pack holds its files, and the built emulator serves them", async () => {
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, stdio: "pipe" }).toString());
-  const files = packed[0].files.map((f: { path: string }) => f.path);
+test("the page ships: the emulator's package holds its files, and the built emulator serves them", async () => {
+  const out = mkdtempSync(join(tmpdir(), "cloudplatform-dashboard-pack-"));
+  let files: string[];
+  try {
+    const tarball = packEmulator(out);
+    files = execFileSync("tar", ["tzf", tarball]).toString().trim().split("\n").map((f) => f.replace(/^package\//, ""));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
   for (const f of ["index.html", "app.js", "kit.js", "style.css", "pages-infra.js", "pages-network.js", "pages-storage.js", "pages-requests.js"]) {
     expect(files).toContain(`dist/emulator/dashboard/ui/${f}`);
   }
-  expect(packed[0].name).toBe("pulumi-cloudplatform");
   expect(files.filter((f: string) => f.endsWith(".png"))).toEqual([]); // the README's screenshots stay in the repository
-  const pkg = require(`${ROOT}/package.json`);
+  const pkg = require(`${ROOT}/packages/emulator/package.json`);
   expect(Object.keys(pkg.dependencies)).toContain("lit-html");
 
   // The compiled emulator (what the package runs) finds the files beside it and lit-html in node_modules.

@@ -1,15 +1,15 @@
-// The emulator's safety defaults as users get them: the packed package (npm pack), installed, its
-// `cloudplatform-emulator` command run. Serving beyond loopback needs a token, which the control
-// API then asks for; a web page's simple POST and a rebinding Host are refused, however the path is
-// spelled (issue 38's attacks, each replayed); the dashboard cannot be framed; the DNS server stays
-// on loopback unless asked; the state is owner-only. Traffic goes to loopback only, even when the
-// emulator listens on 0.0.0.0.
+// The emulator's safety defaults as users get them: its package (@pulumi-cloudplatform/emulator)
+// packed and installed, its `cloudplatform-emulator` command run. Serving beyond loopback needs a
+// token, which the control API then asks for; a web page's simple POST and a rebinding Host are
+// refused, however the path is spelled (issue 38's attacks, each replayed); the dashboard cannot be
+// framed; the DNS server stays on loopback unless asked; the state is owner-only. Traffic goes to
+// loopback only, even when the emulator listens on 0.0.0.0.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../../scripts/pulumi-env";
+import { packEmulator } from "../../scripts/pack";
 
 jest.setTimeout(900_000);
 
@@ -21,11 +21,10 @@ const children: ChildProcess[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "cp-emu-pack-"));
   const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } }).toString();
-  npm(["pack", "--pack-destination", dir, "--silent"], ROOT);
-  const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
+  const tarball = packEmulator(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "emu-user", version: "1.0.0", private: true }));
-  // The emulator alone: @pulumi/pulumi is a peer it does not need.
-  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=peer", "--legacy-peer-deps", join(dir, tarball)], dir);
+  // The emulator's own package, as a team adds it: no provider, no Pulumi.
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", tarball], dir);
   bin = join(dir, "node_modules", ".bin", "cloudplatform-emulator");
 });
 afterAll(async () => {

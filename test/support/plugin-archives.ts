@@ -25,6 +25,7 @@ function contentKey(): string {
   };
   for (const f of pkg.files.filter((f) => !f.startsWith("!"))) visit(f.replace(/\/$/, ""));
   visit("scripts/make-plugin.sh");
+  visit("dist/scripts/pack.js");
   return hash.digest("hex").slice(0, 16);
 }
 

@@ -1,4 +1,4 @@
-// examples/app-tests runs its own tests with pulumi-cloudplatform/testing's Jest global setup, as
+// examples/app-tests runs its own tests with @pulumi-cloudplatform/emulator/testing's Jest global setup, as
 // an app would (`npx jest -c jest.config.js` in its folder), and the same tests on Vitest with the
 // kit's Vitest global setup (`npx vitest run`); on each runner, two workers get two emulators.
 import { execFile } from "node:child_process";
@@ -83,11 +83,11 @@ describe("Vitest", () => {
     try {
       writeFileSync(join(dir, "vitest.config.mjs"), `export default ${JSON.stringify({ test: {
         include: ["*.test.js"], globals: true,
-        globalSetup: ["pulumi-cloudplatform/testing/vitest-global-setup"], setupFiles: ["pulumi-cloudplatform/testing/worker-env"],
+        globalSetup: ["@pulumi-cloudplatform/emulator/testing/vitest-global-setup"], setupFiles: ["@pulumi-cloudplatform/emulator/testing/worker-env"],
       } })};`);
       for (const name of ["a", "b"]) {
         writeFileSync(join(dir, `${name}.test.js`), `
-          const { createBucket, api, ENV, workerEnv } = require("pulumi-cloudplatform/testing");
+          const { createBucket, api, ENV, workerEnv } = require("@pulumi-cloudplatform/emulator/testing");
           const fs = require("fs"), path = require("path");
           test("${name}", async () => {
             expect(process.env.VITEST_POOL_ID).toMatch(/^[12]$/);

@@ -1,4 +1,4 @@
-// pulumi-cloudplatform/testing's pieces on their own: the emulator options by the CLI flags'
+// @pulumi-cloudplatform/emulator/testing's pieces on their own: the emulator options by the CLI flags'
 // names, the worker's environment, the link extraction, waitForEmail, reset, the S3 preset, the
 // database helpers, and the Vitest global setup (called as Vitest calls it).
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";

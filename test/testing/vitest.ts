@@ -1,5 +1,5 @@
 // Running Vitest (installed by `make vitest` in .tools/vitest) from a test, and where a program that
-// uses the kit installed from the tarball can live (`make compat` installs it in .tools/compat).
+// uses the kit installed from its tarball can live (`make compat` installs it in .tools/compat).
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,10 +28,10 @@ export async function runVitest(cwd: string, args: string[]): Promise<{ report: 
   }
 }
 
-/** A fresh folder under .tools/compat, where `pulumi-cloudplatform` resolves to the package installed from its tarball. */
+/** A fresh folder under .tools/compat, where `@pulumi-cloudplatform/emulator` resolves to the package installed from its tarball. */
 export function vitestProbeDir(): string {
   const compat = join(ROOT, ".tools", "compat");
-  if (!existsSync(join(compat, "node_modules", "pulumi-cloudplatform", "package.json"))) throw new Error(`${compat} has no installed package: run make compat`);
+  if (!existsSync(join(compat, "node_modules", "@pulumi-cloudplatform", "emulator", "package.json"))) throw new Error(`${compat} has no installed emulator package: run make compat`);
   mkdirSync(join(compat, "programs"), { recursive: true });
   return mkdtempSync(join(compat, "programs", "vitest-"));
 }

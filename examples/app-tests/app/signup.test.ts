@@ -1,10 +1,10 @@
-// The app's own tests, on pulumi-cloudplatform/testing: the global setup (jest.config.js) gives
+// The app's own tests, on @pulumi-cloudplatform/emulator/testing: the global setup (jest.config.js) gives
 // this worker an emulator and its keys in the environment; each test starts from an empty one.
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Client as PgClient } from "pg";
-import { connectDatabase, createBucket, createDatabase, ENV, extractLink, outbox, reset, s3Client, waitForEmail } from "pulumi-cloudplatform/testing";
+import { connectDatabase, createBucket, createDatabase, ENV, extractLink, outbox, reset, s3Client, waitForEmail } from "@pulumi-cloudplatform/emulator/testing";
 import { type AppConfig, createApp, migrate } from "./signup";
 
 const SANDBOX = process.env[ENV.testMailDomain]!;
