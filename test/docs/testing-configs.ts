@@ -16,7 +16,7 @@ export function configBlock(testFile: string): string {
 }
 
 /** A test as an app writes one: typed, with the runner's globals, against the worker's emulator. */
-export const KIT_TEST = `import { api, createBucket, ENV, reset, type Bucket } from "pulumi-cloudplatform/testing";
+export const KIT_TEST = `import { api, createBucket, ENV, reset, type Bucket } from "@pulumi-cloudplatform/emulator/testing";
 
 beforeEach(() => reset());
 
