@@ -2,7 +2,6 @@
 // read straight from its folder (`.pulumi/stacks/<project>/<stack>.json[.gz]`, or the older
 // `.pulumi/stacks/<stack>.json[.gz]`): no second CLI process per drifted stack. Any other backend,
 // or a checkpoint not found there, is read with `pulumi stack export` (secrets left encrypted).
-import type { Stack } from "@pulumi/pulumi/automation";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -39,9 +38,9 @@ export function checkpointResources(backendDir: string, project: string, stack: 
 }
 
 /** URN -> ignoreChanges, for the resources that have some. */
-export async function ignoreChangesOf(stack: Stack, where: { backend?: string; project: string; stack: string }): Promise<Map<string, string[]>> {
+export async function ignoreChangesOf(exportStack: () => Promise<string>, where: { backend?: string; project: string; stack: string }): Promise<Map<string, string[]>> {
   const dir = fileBackendDir(where.backend);
   let resources = dir && where.project ? checkpointResources(dir, where.project, where.stack) : undefined;
-  if (!resources) resources = ((await stack.exportStack()).deployment?.resources ?? []) as StateResource[];
+  if (!resources) resources = ((JSON.parse(await exportStack()) as { deployment?: { resources?: StateResource[] } }).deployment?.resources ?? []);
   return new Map(resources.filter((r) => r.ignoreChanges?.length).map((r) => [r.urn, r.ignoreChanges!]));
 }
