@@ -42,7 +42,8 @@ work:
 notify:
   --notify-email ADDR  mail the report (repeatable); key from CLOUDPLATFORM_MAIL_KEY, sender from
                       --notify-from or CLOUDPLATFORM_DRIFT_FROM (a verified sending domain)
-  --notify-webhook URL  POST the JSON report, with a short \`text\`, to URL (retried on 5xx)
+  --notify-webhook URL  POST the JSON report, with a short \`text\`, to URL (retried on 5xx); an
+                      empty URL posts nothing
   --notify-on WHEN    always (default), drift (drift, unmanaged objects or a failure) or new
                       (something new since --baseline, or a stack newly failing)
 
@@ -100,8 +101,10 @@ type AfterFlags = { "notify-email"?: string[]; "notify-from"?: string; "notify-w
 function afterOptions(o: AfterFlags): CompleteOptions {
   const notifyOn = (o["notify-on"] ?? "always") as NotifyOn;
   if (!["always", "drift", "new"].includes(notifyOn)) throw new UsageError(`--notify-on ${o["notify-on"]}: expected always, drift or new`);
-  if (o["notify-on"] && !o["notify-email"]?.length && !o["notify-webhook"]) throw new UsageError("--notify-on applies to --notify-email and --notify-webhook: give one");
-  if (o["notify-webhook"] !== undefined && !/^https?:\/\/[^/]/i.test(o["notify-webhook"])) throw new UsageError("--notify-webhook: expected an http:// or https:// URL");
+  if (o["notify-on"] && !o["notify-email"]?.length && o["notify-webhook"] === undefined) throw new UsageError("--notify-on applies to --notify-email and --notify-webhook: give one");
+  // An empty URL posts nothing, so a workflow can pass a secret that is not set.
+  const webhook = o["notify-webhook"] || undefined;
+  if (webhook !== undefined && !/^https?:\/\/[^/]/i.test(webhook)) throw new UsageError("--notify-webhook: expected an http:// or https:// URL");
   let baseline: CompleteOptions["baseline"];
   if (o.baseline !== undefined) {
     if (existsSync(o.baseline)) baseline = parseReport(readFileSync(o.baseline, "utf8"), o.baseline);
@@ -112,7 +115,7 @@ function afterOptions(o: AfterFlags): CompleteOptions {
     baseline,
     notifyOn,
     notify: o["notify-email"]?.length ? { to: o["notify-email"], from: o["notify-from"] } : undefined,
-    webhook: o["notify-webhook"],
+    webhook,
   };
 }
 
