@@ -3,6 +3,7 @@
 // own entry; only bad usage stops the run. `merge` ends the same way (`complete`).
 import { assignIds, hasNew, markAgainst } from "./baseline";
 import { checkStack } from "./check";
+import { checkpointSize, fileBackendDir } from "./ignores";
 import { discover, inShard, type Sources } from "./discover";
 import { notify, type NotifyOptions } from "./notify";
 import { mapLimit } from "./pool";
@@ -11,7 +12,7 @@ import { buildReport, exitCode, resummarize } from "./report";
 import type { Report, Unmanaged } from "./types";
 import { inventory, platformContext, unmanagedOf, type Inventory } from "./unmanaged";
 import { postWebhook, webhookOrigin } from "./webhook";
-import { makeRunner, type Runner } from "./workspace";
+import { makeRunner, type Runner, type Target } from "./workspace";
 
 /** When to notify: every run, only when something drifted or failed, or only when something is new. */
 export type NotifyOn = "always" | "drift" | "new";
@@ -37,6 +38,12 @@ export interface RunOptions extends CompleteOptions {
   allowReplace?: boolean;
 }
 
+/** The targets by the size of their checkpoint on a file backend, largest first; others keep their order. */
+export function largestFirst(targets: Target[]): Target[] {
+  const size = new Map(targets.map((t) => [t, checkpointSize(fileBackendDir(t.backend ?? process.env.PULUMI_BACKEND_URL), t.project, t.stack)]));
+  return [...targets].sort((a, b) => size.get(b)! - size.get(a)!);
+}
+
 /** The workspace's listing, started at once so it overlaps the stacks' checks. */
 function startInventory(env?: Record<string, string>): Promise<Inventory | Error> {
   return (async () => {
@@ -54,7 +61,9 @@ export async function run(opts: RunOptions, runner?: Runner): Promise<Report> {
   const listing = opts.unmanaged && !opts.shard ? startInventory(opts.env) : undefined;
   const found = await discover(r, opts.sources);
   const shard = opts.shard;
-  const targets = shard ? found.targets.filter((t) => inShard(t, shard)) : found.targets;
+  // Largest first (a file backend's checkpoint size says which): the last stack to start is a
+  // small one, so N at a time finish together rather than one long check running alone at the end.
+  const targets = largestFirst(shard ? found.targets.filter((t) => inShard(t, shard)) : found.targets);
   // A listing failure belongs to the first shard only, so the merged report counts it once.
   const failures = !shard || shard.index === 1 ? found.failures : [];
   const stacks = await mapLimit(targets, opts.parallel, async (t) => {

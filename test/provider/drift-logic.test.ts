@@ -16,6 +16,7 @@ import { render } from "../../provider/drift/cli";
 import { discover, fileBackendStacks, qualify } from "../../provider/drift/discover";
 import { FindingCollector, withoutIgnored } from "../../provider/drift/findings";
 import { buildReport, exitCode, mergeReports, missingShards } from "../../provider/drift/report";
+import { largestFirst } from "../../provider/drift/run";
 import type { Report, StackReport } from "../../provider/drift/types";
 import { inventory, managedKeys, unmanagedOf } from "../../provider/drift/unmanaged";
 import { postWebhook, retryAfterMs, webhookText } from "../../provider/drift/webhook";
@@ -63,6 +64,15 @@ describe("stacks kept apart", () => {
     const one = await discover(runner, { stacks: ["prod"], dirs: [projectDir("edge")], all: false, backends: [] });
     expect(one.targets.map((t) => t.name)).toEqual(["organization/edge/prod"]);
     expect(await qualify(runner, "edge/staging", {})).toEqual({ org: "organization", project: "edge", stack: "staging" });
+  });
+
+  test("on a file backend the largest checkpoints are checked first", () => {
+    const backend = fileBackend("sizes", ["shop/small", "shop/large", "edge/mid"]);
+    const root = backend.slice("file://".length);
+    writeFileSync(join(root, ".pulumi", "stacks", "shop", "large.json"), "x".repeat(3000));
+    writeFileSync(join(root, ".pulumi", "stacks", "edge", "mid.json"), "x".repeat(2000));
+    const t = (name: string) => ({ name, project: name.split("/")[1], stack: name.split("/")[2], backend });
+    expect(largestFirst([t("organization/shop/small"), t("organization/edge/mid"), t("organization/shop/large")]).map((x) => x.stack)).toEqual(["large", "mid", "small"]);
   });
 
   test("project/stack on another backend: the organization its listing holds; two are refused as ambiguous", async () => {
