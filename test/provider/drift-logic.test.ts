@@ -16,7 +16,7 @@ import { render } from "../../provider/drift/cli";
 import { discover, fileBackendStacks, qualify } from "../../provider/drift/discover";
 import { FindingCollector, withoutIgnored } from "../../provider/drift/findings";
 import { buildReport, exitCode, mergeReports, missingShards } from "../../provider/drift/report";
-import { largestFirst } from "../../provider/drift/run";
+import { largestFirst, listUnmanaged } from "../../provider/drift/run";
 import type { Report, StackReport } from "../../provider/drift/types";
 import { inventory, managedKeys, unmanagedOf } from "../../provider/drift/unmanaged";
 import { postWebhook, retryAfterMs, webhookText } from "../../provider/drift/webhook";
@@ -345,6 +345,20 @@ describe("unmanaged objects and coverage", () => {
     const done = completeProgram(program, "typescript", [], singles);
     expect(done).toContain(`new cloudplatform.SecretFile("${name}", {\n    content: config.requireSecret("${name}-content"),\n    path:`);
     expect(done).not.toContain(made.secrets[3]);
+    // Sharded: each shard's stacks carry what they manage, and merge lists the workspace once; a
+    // stack checked without --unmanaged cannot say, and a stack that failed makes the list incomplete.
+    const shardStack = (name: string, managedKeys?: string[], status: StackReport["status"] = "clean"): StackReport =>
+      ({ name, project: "p", stack: name, status, resourcesChecked: 1, findings: [], durationMs: 1, ...(managedKeys ? { managed: managedKeys } : {}) });
+    const keys = [...managed];
+    const merged = mergeReports([
+      buildReport([shardStack("organization/p/a", keys.slice(0, 5))], { shard: "1/2" }),
+      buildReport([shardStack("organization/p/b", keys.slice(5)), shardStack("organization/p/c", undefined, "failed")], { shard: "2/2" }),
+    ]);
+    const listed = await listUnmanaged(merged, Promise.resolve(inv));
+    expect([listed.coverage, listed.objects.length, listed.incomplete]).toEqual([u.coverage, 6, ["organization/p/c"]]);
+    await expect(listUnmanaged(buildReport([shardStack("organization/p/a")]), Promise.resolve(inv))).rejects.toThrow(/carry no list of what they manage/);
+    expect((await listUnmanaged(buildReport([]), Promise.resolve(new Error("401 Unauthorized")))).error).toMatch(/could not be listed: 401/);
+
     // A report of another workspace, or without the list, is refused.
     await expect(adopt(ctx, { fromDrift: { text: JSON.stringify({ ...report, unmanaged: { ...u, workspaceId: "ws-other" } }), source: "x.json" } })).rejects.toThrow(/lists workspace ws-other/);
     await expect(adopt(ctx, { fromDrift: { text: JSON.stringify(buildReport([])), source: "y.json" } })).rejects.toThrow(/make it with cloudplatform-drift --unmanaged/);
