@@ -4,8 +4,8 @@
 // both directly and through `npx` from a project that installs the package; the API reads per
 // resource from the emulator's counters; the command's peak RSS over 64 stacks (the 16, each
 // copied three times in the file backend: same objects, same reads). Printed beside their
-// targets; nothing here is asserted. `--drift-stacks N`, `--drift-memory-stacks M` and
-// `--drift-rounds R` size them.
+// targets; nothing here is asserted. The three take turns to run first in a round.
+// `--drift-stacks N`, `--drift-memory-stacks M` and `--drift-rounds R` size them.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -133,16 +133,36 @@ export async function runDrift(opts: { stacks: number; memoryStacks?: number; pa
     const cpu = { loop: [] as number[], command: [] as number[], npx: [] as number[] };
     let peak = 0;
     let reads: [string, number][] = [];
+    type Result = Awaited<ReturnType<typeof timed>>;
+    const runs: Record<"loop" | "command" | "npx", () => Promise<Result>> = {
+      loop: async () => {
+        const l = await shell();
+        if (l.code !== 0) throw new Error(`the shell loop exited ${l.code}`);
+        return l;
+      },
+      command: async () => {
+        await control("DELETE", "/counters");
+        const c = await command();
+        if (c.code !== 7) throw new Error(`cloudplatform-drift exited ${c.code}, expected 7 (drift in 4 stacks)`);
+        const counters = (await (await control("GET", "/counters")).json()) as Record<string, { count: number }>;
+        reads = Object.entries(counters).filter(([route]) => route.startsWith("GET /v1/")).map(([route, n]) => [route, n.count]);
+        return c;
+      },
+      npx: async () => {
+        const x = await viaNpx();
+        if (x.code !== 7) throw new Error(`npx cloudplatform-drift exited ${x.code}, expected 7`);
+        return x;
+      },
+    };
+    const order = ["loop", "command", "npx"] as const;
     for (let round = 0; round < rounds; round++) {
-      const l = await shell();
-      if (l.code !== 0) throw new Error(`the shell loop exited ${l.code}`);
-      await control("DELETE", "/counters");
-      const c = await command();
-      if (c.code !== 7) throw new Error(`cloudplatform-drift exited ${c.code}, expected 7 (drift in 4 stacks)`);
-      const counters = (await (await control("GET", "/counters")).json()) as Record<string, { count: number }>;
-      reads = Object.entries(counters).filter(([route]) => route.startsWith("GET /v1/")).map(([route, n]) => [route, n.count]);
-      const x = await viaNpx();
-      if (x.code !== 7) throw new Error(`npx cloudplatform-drift exited ${x.code}, expected 7`);
+      // Each round starts with the next one of the three, so none always runs first or last.
+      const got = {} as Record<(typeof order)[number], Result>;
+      for (let k = 0; k < order.length; k++) {
+        const which = order[(round + k) % order.length];
+        got[which] = await runs[which]();
+      }
+      const { loop: l, command: c, npx: x } = got;
       peak = Math.max(peak, c.peak);
       for (const [k, r] of [["loop", l], ["command", c], ["npx", x]] as const) {
         wall[k].push(r.seconds);
