@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   printEngine(await runLoad(loadOptions()), LOAD_TITLE);
 
   // The drift rows (D1-D3); `node dist/bench/drift.js [--drift-stacks 64]` runs them alone.
-  printEngine(await runDrift({ stacks: Number(flag("--drift-stacks") ?? 16), memoryStacks: Number(flag("--drift-memory-stacks") ?? 64) }), "drift measure (real Pulumi CLI)");
+  printEngine(await runDrift({ stacks: Number(flag("--drift-stacks") ?? 16), memoryStacks: Number(flag("--drift-memory-stacks") ?? 64), rounds: Number(flag("--drift-rounds") ?? 3) }), "drift measure (real Pulumi CLI)");
 }
 
 const LOAD_TITLE = "load measure (parallel stacks through the real CLI; concurrent clients)";

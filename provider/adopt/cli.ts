@@ -15,10 +15,11 @@ import { ownEnvVars, secretFilesOf } from "../resources/serviceConfig";
 import { resolveConfig, makeContext } from "../config";
 import type { Context } from "../resources/framework";
 import { discover, KINDS, type Kind } from "./discover";
-import { buildImportFile, servicesToComplete, type ImportFile } from "./importFile";
-import { completeProgram, configKeys, languageOf, type ServiceArgs } from "./program";
+import { discoverListed, unmanagedList } from "./fromDrift";
+import { buildImportFile, servicesToComplete, valuesToComplete, type ImportFile } from "./importFile";
+import { completeProgram, configKeys, languageOf, type ServiceArgs, type ValueArgs } from "./program";
 
-export const HELP = `usage: cloudplatform-adopt [--project NAME|ID]... [--type TYPE]... [--workspace ID] [--out FILE]
+export const HELP = `usage: cloudplatform-adopt [--project NAME|ID]... [--type TYPE]... [--from-drift FILE] [--workspace ID] [--out FILE]
        cloudplatform-adopt secrets --file FILE --program FILE [--stack NAME] [--print]
 
 Writes a Pulumi bulk-import file for the objects of a workspace, parents before children, each
@@ -38,6 +39,9 @@ options:
   --project NAME|ID  adopt only this project (repeatable); workspace-level types (zones, mail
                      domains, suppressions, buckets) are then left out unless named by --type
   --type TYPE        adopt only these types (repeatable, or comma-separated)
+  --from-drift FILE  adopt exactly what a cloudplatform-drift --unmanaged JSON report lists as
+                     unmanaged (an env var or secret file of a managed service as an EnvVar or a
+                     SecretFile, its value read from config by \`secrets\`)
   --workspace ID     the workspace (default: CLOUDPLATFORM_WORKSPACE_ID, else the key's only one)
   --out FILE         write the import file here (default: stdout)
 
@@ -65,8 +69,9 @@ function parseKinds(values: string[] | undefined): Kind[] | undefined {
 }
 
 /** Writes the import file; returns the summary printed on stderr. */
-export async function adopt(ctx: Context, opts: { projects?: string[]; types?: Kind[] }): Promise<{ file: ImportFile; summary: string }> {
-  const found = await discover(ctx, opts);
+export async function adopt(ctx: Context, opts: { projects?: string[]; types?: Kind[]; fromDrift?: { text: string; source: string } }): Promise<{ file: ImportFile; summary: string }> {
+  if (opts.fromDrift && (opts.projects?.length || opts.types?.length)) throw new Error("--from-drift adopts what the report lists: give it without --project or --type");
+  const found = opts.fromDrift ? await discoverListed(ctx, unmanagedList(opts.fromDrift.text, opts.fromDrift.source)) : await discover(ctx, opts);
   const file = buildImportFile(found);
   const counts = new Map<string, number>();
   for (const i of found.items) counts.set(i.kind, (counts.get(i.kind) ?? 0) + 1);
@@ -77,6 +82,10 @@ export async function adopt(ctx: Context, opts: { projects?: string[]; types?: K
   const complete = servicesToComplete(file);
   if (complete.length) {
     lines.push(`${complete.length} service(s) hold secrets, left out of the import: after pulumi import, run cloudplatform-adopt secrets --file <this file> --program <the program>`);
+  }
+  const values = valuesToComplete(file);
+  if (values.length) {
+    lines.push(`${values.length} env var(s) and secret file(s): their values are left out of the import: after pulumi import, run cloudplatform-adopt secrets --file <this file> --program <the program>`);
   }
   return { file, summary: lines.join("\n") };
 }
@@ -110,6 +119,28 @@ export async function serviceSecrets(ctx: Context, file: ImportFile): Promise<{ 
   return { services, values };
 }
 
+/** Each adopted EnvVar's value and SecretFile's content, read into config as `<name>-value` / `<name>-content`. */
+export async function valueSecrets(ctx: Context, file: ImportFile): Promise<{ singles: ValueArgs[]; values: Map<string, { value: string; what: string }> }> {
+  const singles: ValueArgs[] = [];
+  const values = new Map<string, { value: string; what: string }>();
+  for (const v of valuesToComplete(file)) {
+    const configKey = `${v.name}-${v.type === "EnvVar" ? "value" : "content"}`;
+    if (v.type === "EnvVar") {
+      const at = v.id.indexOf("/");
+      const key = v.id.slice(at + 1);
+      const found = (await ownEnvVars(ctx.client, v.id.slice(0, at))).find((x) => x.key === key);
+      values.set(configKey, { value: found?.value ?? "", what: `env var ${key} (${v.name})` });
+    } else {
+      const at = v.id.indexOf(":");
+      const path = v.id.slice(at + 1);
+      const found = (await secretFilesOf(ctx.client, v.id.slice(0, at))).find((f) => f.path === path);
+      values.set(configKey, { value: found?.content ?? "", what: `secret file ${path} (${v.name})` });
+    }
+    singles.push({ name: v.name, type: v.type, configKey });
+  }
+  return { singles, values };
+}
+
 /** `secrets`: completes the program and sets its secret config. */
 async function secretsCommand(args: string[]): Promise<void> {
   const { values: o } = parseArgs({
@@ -121,8 +152,10 @@ async function secretsCommand(args: string[]): Promise<void> {
   const ctx = context(o.workspace);
   try {
     const { services, values } = await serviceSecrets(ctx, file);
+    const { singles, values: singleValues } = await valueSecrets(ctx, file);
+    for (const [k, v] of singleValues) values.set(k, v);
     const text = readFileSync(o.program, "utf8");
-    writeFileSync(o.program, completeProgram(text, languageOf(o.program), services));
+    writeFileSync(o.program, completeProgram(text, languageOf(o.program), services, singles));
     const stack = o.stack ? ["--stack", o.stack] : [];
     for (const [key, { value, what }] of values) {
       const command = `pulumi config set --secret ${[...stack, key].join(" ")}`;
@@ -135,7 +168,7 @@ async function secretsCommand(args: string[]): Promise<void> {
       if (r.status !== 0) throw new Error(`${command} failed: ${(r.stderr || r.error?.message || "").trim()}`);
       process.stderr.write(`set ${key} (${what})\n`);
     }
-    process.stderr.write(`${o.program}: ${services.length} service(s) completed; secrets read from config\n`);
+    process.stderr.write(`${o.program}: ${services.length + singles.length} resource(s) completed; secrets read from config\n`);
   } finally {
     await closeClient(ctx);
   }
@@ -157,6 +190,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       project: { type: "string", multiple: true },
       type: { type: "string", multiple: true },
+      "from-drift": { type: "string" },
       workspace: { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -168,7 +202,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const ctx = context(o.workspace);
   try {
-    const { file, summary } = await adopt(ctx, { projects: o.project, types: parseKinds(o.type) });
+    const fromDrift = o["from-drift"] ? { text: readFileSync(o["from-drift"], "utf8"), source: o["from-drift"] } : undefined;
+    const { file, summary } = await adopt(ctx, { projects: o.project, types: parseKinds(o.type), fromDrift });
     const json = `${JSON.stringify(file, null, 2)}\n`;
     if (o.out) writeFileSync(o.out, json);
     else process.stdout.write(json);

@@ -19,12 +19,14 @@ export const KINDS = [
   "Project", "Environment", "Service", "CustomDomain", "DnsZone", "MailDomain", "DnsRecordSet", "DnsRecord", "Suppression", "Bucket",
 ] as const;
 export type Kind = (typeof KINDS)[number];
+/** One env var or secret file of a service the program manages otherwise: adopted from a drift report's list. */
+export type ConfigKind = "EnvVar" | "SecretFile";
 
 /** Kinds that live in a project; the others belong to the workspace. */
 export const PROJECT_KINDS: readonly Kind[] = ["Project", "Environment", "Service", "CustomDomain"];
 
 export interface Item {
-  kind: Kind;
+  kind: Kind | ConfigKind;
   /** Unique within one discovery: `<kind>:<platform id>`. */
   key: string;
   /** What `pulumi import` takes for this type. */
@@ -59,7 +61,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
   const wanted = new Set<Kind>(filters.types?.length ? filters.types : filters.projects?.length ? PROJECT_KINDS : KINDS);
   const out: Discovery = { workspaceId, items: [], skipped: [] };
   const add = (item: Item) => {
-    if (wanted.has(item.kind)) out.items.push(item);
+    if (wanted.has(item.kind as Kind)) out.items.push(item);
   };
 
   // ---- projects, environments, services, custom domains ----
@@ -172,7 +174,7 @@ export async function discover(ctx: Context, filters: Filters = {}): Promise<Dis
   // Parents that were not adopted are not parents.
   const keys = new Set(out.items.map((i) => i.key));
   for (const i of out.items) if (i.parent && !keys.has(i.parent)) delete i.parent;
-  out.items.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
+  out.items.sort((a, b) => KINDS.indexOf(a.kind as Kind) - KINDS.indexOf(b.kind as Kind));
   return out;
 }
 

@@ -47,3 +47,13 @@ export function servicesToComplete(file: ImportFile): { name: string; serviceId:
     })
     .filter((s) => s.inputs.length > 0);
 }
+
+/** The EnvVars and SecretFiles of an import file whose value (or content) the import left out. */
+export function valuesToComplete(file: ImportFile): { name: string; type: "EnvVar" | "SecretFile"; id: string }[] {
+  return file.resources.flatMap((r) => {
+    const type = r.type === tokenOf("EnvVar") ? "EnvVar" : r.type === tokenOf("SecretFile") ? "SecretFile" : undefined;
+    if (!type) return [];
+    const { bare, omit } = parseImportId(r.id);
+    return omit.includes(type === "EnvVar" ? "value" : "content") ? [{ name: r.name, type, id: bare }] : [];
+  });
+}

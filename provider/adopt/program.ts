@@ -19,6 +19,14 @@ export interface SecretFileValue {
   configKey: string;
 }
 
+/** An EnvVar's value or a SecretFile's content, left out of the import, read from config. */
+export interface ValueArgs {
+  /** The resource's logical name, as `pulumi import` wrote it. */
+  name: string;
+  type: "EnvVar" | "SecretFile";
+  configKey: string;
+}
+
 /** What one Service gets back: only the inputs the import left out are set. */
 export interface ServiceArgs {
   /** The resource's logical name, as `pulumi import` wrote it. */
@@ -38,8 +46,10 @@ export function languageOf(file: string): Language {
 const q = (s: string) => JSON.stringify(s);
 
 interface Dialect {
-  /** The line that opens the Service's arguments; group 1 is its indentation. */
-  opening(name: string): RegExp;
+  /** The line that opens the resource's arguments (a Service's unless named); group 1 is its indentation. */
+  opening(name: string, type?: string): RegExp;
+  /** An EnvVar's `value` or a SecretFile's `content`, read from config. */
+  valueArg(v: ValueArgs, indent: string): string;
   envVars(vars: EnvVarValue[], indent: string): string;
   secretFiles(files: SecretFileValue[], indent: string): string;
   /** Declares `config` (or `cfg`) where the program can read it before the resources. */
@@ -51,7 +61,8 @@ interface Dialect {
 const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const typescript: Dialect = {
-  opening: (name) => new RegExp(`^([ \\t]*)(?:const \\w+ = )?new \\w+\\.Service\\(${re(q(name))}, \\{[ \\t]*$`, "m"),
+  opening: (name, type = "Service") => new RegExp(`^([ \\t]*)(?:const \\w+ = )?new \\w+\\.${type}\\(${re(q(name))}, \\{[ \\t]*$`, "m"),
+  valueArg: (v, i) => `${i}${v.type === "EnvVar" ? "value" : "content"}: config.requireSecret(${q(v.configKey)}),\n`,
   envVars: (vars, i) =>
     `${i}envVars: [\n${vars.map((v) => `${i}    { key: ${q(v.key)}, scope: ${q(v.scope)}, secret: ${v.secret}, value: ${v.configKey ? `config.requireSecret(${q(v.configKey)})` : q(v.value ?? "")} },\n`).join("")}${i}],\n`,
   secretFiles: (files, i) =>
@@ -68,7 +79,8 @@ const typescript: Dialect = {
 };
 
 const python: Dialect = {
-  opening: (name) => new RegExp(`^([ \\t]*)(?:\\w+ = )?\\w+\\.Service\\(${re(q(name))},[ \\t]*$`, "m"),
+  opening: (name, type = "Service") => new RegExp(`^([ \\t]*)(?:\\w+ = )?\\w+\\.${type}\\(${re(q(name))},[ \\t]*$`, "m"),
+  valueArg: (v, i) => `${i}${v.type === "EnvVar" ? "value" : "content"}=config.require_secret(${q(v.configKey)}),\n`,
   envVars: (vars, i) =>
     `${i}env_vars=[\n${vars.map((v) => `${i}    {"key": ${q(v.key)}, "scope": ${q(v.scope)}, "secret": ${v.secret ? "True" : "False"}, "value": ${v.configKey ? `config.require_secret(${q(v.configKey)})` : q(v.value ?? "")}},\n`).join("")}${i}],\n`,
   secretFiles: (files, i) =>
@@ -84,7 +96,8 @@ const python: Dialect = {
 };
 
 const go: Dialect = {
-  opening: (name) => new RegExp(`^([ \\t]*)(?:\\w+, err :?= )?\\w+\\.NewService\\(ctx, ${re(q(name))}, &\\w+\\.ServiceArgs\\{[ \\t]*$`, "m"),
+  opening: (name, type = "Service") => new RegExp(`^([ \\t]*)(?:\\w+, err :?= )?\\w+\\.New${type}\\(ctx, ${re(q(name))}, &\\w+\\.${type}Args\\{[ \\t]*$`, "m"),
+  valueArg: (v, i) => `${i}${v.type === "EnvVar" ? "Value" : "Content"}: cfg.RequireSecret(${q(v.configKey)}),\n`,
   envVars: (vars, i) =>
     `${i}EnvVars: cloudplatform.ServiceEnvVarArray{\n${vars.map((v) => `${i}\t&cloudplatform.ServiceEnvVarArgs{Key: pulumi.String(${q(v.key)}), Scope: pulumi.String(${q(v.scope)}), Secret: pulumi.Bool(${v.secret}), Value: ${v.configKey ? `cfg.RequireSecret(${q(v.configKey)})` : `pulumi.String(${q(v.value ?? "")})`}},\n`).join("")}${i}},\n`,
   secretFiles: (files, i) =>
@@ -109,14 +122,23 @@ const DIALECTS: Record<Language, Dialect> = { typescript, python, go };
  * Adds each service's left-out arguments to the program. A service whose secrets the program
  * already reads is left as it is, so running the step twice changes nothing.
  */
-export function completeProgram(text: string, language: Language, services: ServiceArgs[]): string {
+export function completeProgram(text: string, language: Language, services: ServiceArgs[], values: ValueArgs[] = []): string {
   const d = DIALECTS[language];
   const todo = services.filter((s) => {
     const keys = [...(s.envVars ?? []).flatMap((v) => (v.configKey ? [v.configKey] : [])), ...(s.secretFiles ?? []).map((f) => f.configKey)];
     return !(keys.length && keys.every((k) => d.reads(text, k)));
   });
-  if (!todo.length) return text;
+  const valuesTodo = values.filter((v) => !d.reads(text, v.configKey));
+  if (!todo.length && !valuesTodo.length) return text;
   let out = d.declareConfig(text);
+  for (const v of valuesTodo) {
+    const m = d.opening(v.name, v.type).exec(out);
+    if (!m) throw new Error(`the program declares no ${v.type} named "${v.name}" as \`pulumi import\` writes it; add its ${v.type === "EnvVar" ? "value" : "content"} by hand`);
+    const next = out.slice(m.index + m[0].length + 1).match(/^[ \t]*/)![0];
+    const indent = next.length > m[1].length ? next : `${m[1]}    `;
+    const at = m.index + m[0].length + 1;
+    out = out.slice(0, at) + d.valueArg(v, indent) + out.slice(at);
+  }
   for (const s of todo) {
     const m = d.opening(s.name).exec(out);
     if (!m) throw new Error(`the program declares no Service named "${s.name}" as \`pulumi import\` writes it; add its env vars and secret files by hand`);

@@ -11,10 +11,13 @@ const RULES: [FailureKind, RegExp][] = [
   ["backend", /backend|no such file|not found|could not (read|open|list)|failed to (read|load|list)|login|bucket|permission denied/i],
 ];
 
-/** The CLI's own error lines from an Automation API CommandError (or any error). */
+/** The CLI's own error lines from a failed CLI command (its stderr, then its output's diagnostics), or any error. */
 export function errorText(err: unknown): string {
+  const cli = err as { stdout?: unknown; stderr?: unknown } | undefined;
   const raw = err instanceof Error ? err.message : String(err);
-  const stderr = /stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(raw)?.[1] ?? raw;
+  const stderr = typeof cli?.stdout === "string" && typeof cli.stderr === "string"
+    ? `${cli.stderr}\n${cli.stdout}`
+    : (/stderr: ([\s\S]*?)(?:\n\s*err\?:|$)/.exec(raw)?.[1] ?? raw);
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
   const errors = lines.filter((l) => /^error:/i.test(l)).map((l) => l.replace(/^error:\s*/i, ""));
   const text = (errors.length ? errors : lines.slice(-3)).join("; ");

@@ -6,6 +6,7 @@
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { errorText } from "./failures";
 import type { Change, Finding } from "./types";
+import { unnamedChange, unnamedIgnored } from "./unnamed";
 
 export const SECRET = "[secret]";
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -114,6 +115,10 @@ export class FindingCollector {
       else if (out.op === "update") {
         const log = changelog(out);
         if (log.length) this.findings.push({ type: "changed", ...base, changelog: log });
+        else {
+          const unnamed = unnamedChange(out);
+          if (unnamed) this.findings.push({ type: "changed", ...base, changelog: [], ...unnamed });
+        }
       }
     }
     const failed = e.resOpFailedEvent?.metadata;
@@ -156,6 +161,7 @@ export function withoutIgnored(findings: Finding[], ignoreByUrn: Map<string, str
   return findings.flatMap((f) => {
     const ig = ignoreByUrn.get(f.urn);
     if (f.type !== "changed" || !ig?.length) return [f];
+    if (f.reason) return unnamedIgnored(f, ig) ? [] : [f];
     const changelog = (f.changelog ?? []).filter((c) => !ignored(c.path, ig));
     return changelog.length ? [{ ...f, changelog }] : [];
   });

@@ -2,8 +2,7 @@
 // read straight from its folder (`.pulumi/stacks/<project>/<stack>.json[.gz]`, or the older
 // `.pulumi/stacks/<stack>.json[.gz]`): no second CLI process per drifted stack. Any other backend,
 // or a checkpoint not found there, is read with `pulumi stack export` (secrets left encrypted).
-import type { Stack } from "@pulumi/pulumi/automation";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -38,10 +37,24 @@ export function checkpointResources(backendDir: string, project: string, stack: 
   return undefined;
 }
 
+/** The bytes of a stack's checkpoint on a file backend (a gzipped one counted five times), 0 when unknown. */
+export function checkpointSize(backendDir: string | undefined, project: string, stack: string): number {
+  if (!backendDir) return 0;
+  const base = join(backendDir, ".pulumi", "stacks", project, `${stack}.json`);
+  for (const [file, factor] of [[base, 1], [`${base}.gz`, 5]] as const) {
+    try {
+      return statSync(file).size * factor;
+    } catch {
+      // not this one
+    }
+  }
+  return 0;
+}
+
 /** URN -> ignoreChanges, for the resources that have some. */
-export async function ignoreChangesOf(stack: Stack, where: { backend?: string; project: string; stack: string }): Promise<Map<string, string[]>> {
+export async function ignoreChangesOf(exportStack: () => Promise<string>, where: { backend?: string; project: string; stack: string }): Promise<Map<string, string[]>> {
   const dir = fileBackendDir(where.backend);
   let resources = dir && where.project ? checkpointResources(dir, where.project, where.stack) : undefined;
-  if (!resources) resources = ((await stack.exportStack()).deployment?.resources ?? []) as StateResource[];
+  if (!resources) resources = ((JSON.parse(await exportStack()) as { deployment?: { resources?: StateResource[] } }).deployment?.resources ?? []);
   return new Map(resources.filter((r) => r.ignoreChanges?.length).map((r) => [r.urn, r.ignoreChanges!]));
 }

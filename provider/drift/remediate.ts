@@ -1,10 +1,11 @@
 // --plan and --remediate: both run the stack's program, so they need its folder (--dir). The
 // plan is `preview --refresh`; a remediation is `up --refresh`, refused when its plan would
-// replace or delete anything (unless --allow-replace), and reports what it restored.
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+// replace or delete anything (unless --allow-replace), and reports what it restored. They run
+// through the Automation API, loaded only when asked for.
+import type { EngineEvent, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { errorText } from "./failures";
 import type { PlannedStep, Remediation, StackReport } from "./types";
-import { openWorkspace, stackOf, type Runner, type Target } from "./workspace";
+import { envFor, type Runner, type Target } from "./workspace";
 
 const QUIET = new Set(["same", "refresh", "read", "discard"]);
 const DESTRUCTIVE = /replace|delete/;
@@ -21,13 +22,15 @@ function recorder(kind: "pre" | "out"): { steps: PlannedStep[]; onEvent: (e: Eng
   return { get steps() { return [...steps.values()]; }, onEvent };
 }
 
-async function withStack<T>(runner: Runner, t: Target, fn: (s: Stack) => Promise<T>): Promise<T> {
-  const { ws, dispose } = await openWorkspace(runner, t);
-  try {
-    return await fn(stackOf(ws, t.name));
-  } finally {
-    dispose();
-  }
+let command: Promise<PulumiCommand> | undefined;
+
+async function withStack<T>(runner: Runner, t: Target & { dir: string }, fn: (s: Stack) => Promise<T>): Promise<T> {
+  const auto = await import("@pulumi/pulumi/automation");
+  command ??= auto.PulumiCommand.get({ skipVersionCheck: true });
+  const ws = await auto.LocalWorkspace.create({ workDir: t.dir, envVars: envFor(runner, t.backend), pulumiCommand: await command });
+  // The stack by name, without `pulumi stack select`: every command passes `--stack`.
+  const stack = Object.assign(Object.create(auto.Stack.prototype) as Stack, { name: t.name, workspace: ws, ready: Promise.resolve() });
+  return fn(stack);
 }
 
 /** What `up` would change after a refresh: the program runs, nothing is written. */
@@ -35,7 +38,7 @@ export async function planStack(runner: Runner, t: Target): Promise<NonNullable<
   if (!t.dir) return { steps: [], error: "no program folder: give the stack's project with --dir to plan it" };
   const rec = recorder("pre");
   try {
-    await withStack(runner, t, (s) => s.preview({ refresh: true, onEvent: rec.onEvent }));
+    await withStack(runner, { ...t, dir: t.dir }, (s) => s.preview({ refresh: true, onEvent: rec.onEvent }));
     return { steps: rec.steps };
   } catch (err) {
     return { steps: rec.steps, error: errorText(err) };
@@ -56,7 +59,7 @@ export async function remediateStack(runner: Runner, t: Target, allowReplace: bo
   }
   const rec = recorder("out");
   try {
-    await withStack(runner, t, (s) => s.up({ refresh: true, onEvent: rec.onEvent }));
+    await withStack(runner, { ...t, dir: t.dir }, (s) => s.up({ refresh: true, onEvent: rec.onEvent }));
     return { status: "restored", resources: rec.steps.map((s) => ({ urn: s.urn, op: s.op })) };
   } catch (err) {
     return { status: "failed", resources: rec.steps.map((s) => ({ urn: s.urn, op: s.op })), message: errorText(err) };

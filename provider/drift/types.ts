@@ -9,7 +9,14 @@ export interface Change {
   path: string[];
   from?: unknown;
   to?: unknown;
+  /** Stable: from the stack's name, the URN and the path, never a value (see baseline.ts). */
+  findingId?: string;
+  /** With --baseline: whether the previous report had it. */
+  baseline?: Mark;
 }
+
+/** `new`: not in the baseline; `persisting`: in it too; `resolved`: in the baseline, gone now. */
+export type Mark = "new" | "persisting" | "resolved";
 
 export interface Finding {
   type: "changed" | "deleted" | "unreadable";
@@ -17,10 +24,18 @@ export interface Finding {
   /** The resource's type token, e.g. `cloudplatform:index:Service`. */
   resourceType: string;
   id?: string;
-  /** changed: each property that differs. */
+  /** changed: each property that differs (empty when the provider names none: see `reason`). */
   changelog?: Change[];
+  /** changed with no property named: why it is drift all the same. */
+  reason?: string;
+  /** changed with no property named: the properties, secret as a whole, where the change may be. */
+  hiddenIn?: string[];
   /** unreadable: the provider's error. */
   message?: string;
+  /** Stable: from the stack's name and the URN (see baseline.ts). */
+  findingId?: string;
+  /** With --baseline: `new` when it, or any change in it, is new. */
+  baseline?: Mark;
 }
 
 /** What `--plan` adds: the step `up` would take per resource. */
@@ -52,9 +67,14 @@ export interface StackReport {
   plan?: { steps: PlannedStep[]; error?: string };
   remediation?: Remediation;
   durationMs: number;
+  /** With --baseline: the baseline's findings (or changes) this check no longer finds. */
+  resolved?: Finding[];
+  /** With --unmanaged: the platform objects this stack's state holds (keys as unmanaged objects have them). */
+  managed?: string[];
 }
 
-export type FailureKind = "backend" | "passphrase" | "plugin" | "api" | "unreadable" | "other";
+/** `missing`: a shard whose report `merge` was not given. */
+export type FailureKind = "backend" | "passphrase" | "plugin" | "api" | "unreadable" | "missing" | "other";
 
 export interface Summary {
   stacksChecked: number;
@@ -63,6 +83,50 @@ export interface Summary {
   resourcesChecked: number;
   resourcesDrifted: number;
   resourcesUnreadable: number;
+  /** With --unmanaged: the objects no checked stack manages. */
+  objectsUnmanaged?: number;
+}
+
+/** A platform object no checked stack manages (--unmanaged). */
+export interface UnmanagedObject {
+  /** The resource type that would adopt it: Project, Environment, Service, DnsRecord, EnvVar... */
+  kind: string;
+  /** `<kind>:<platform id>`, as cloudplatform-adopt names what it finds. */
+  key: string;
+  /** What `pulumi import` takes for it. */
+  importId: string;
+  /** Its platform names, outermost first: `shop/production/web`. */
+  name: string;
+  findingId?: string;
+  baseline?: Mark;
+}
+
+export interface Unmanaged {
+  workspaceId: string;
+  /** Objects any checked stack manages, of all it counts (docs/drift.md, "Unmanaged objects"). */
+  coverage: { managed: number; total: number; percent: number };
+  objects: UnmanagedObject[];
+  /** With --baseline: the baseline's unmanaged objects that are managed, or gone, now. */
+  resolved?: UnmanagedObject[];
+  /** Stacks that could not be checked: objects they manage may be listed here. */
+  incomplete?: string[];
+  /** Why the workspace could not be listed. */
+  error?: string;
+}
+
+export interface NotificationResult {
+  to: string[];
+  status: "sent" | "failed" | "skipped";
+  id?: string;
+  message?: string;
+}
+
+export interface WebhookResult {
+  /** The receiver's origin only: a webhook URL's path often is its secret. */
+  url: string;
+  status: "sent" | "failed" | "skipped";
+  attempts: number;
+  message?: string;
 }
 
 export interface Report {
@@ -73,8 +137,14 @@ export interface Report {
   shard?: string;
   summary: Summary;
   stacks: StackReport[];
-  /** The notification's outcome, when one was asked for. */
-  notification?: { to: string[]; status: "sent" | "failed"; id?: string; message?: string };
+  /** With --baseline: the previous report and what changed since. */
+  baseline?: { generatedAt: string; new: number; persisting: number; resolved: number };
+  /** With --unmanaged: what no checked stack manages. */
+  unmanaged?: Unmanaged;
+  /** The email's outcome, when one was asked for. */
+  notification?: NotificationResult;
+  /** The webhook's outcome, when one was asked for. */
+  webhook?: WebhookResult;
 }
 
 /** 0 no drift, 7 drift found (as `--expect-no-changes`), 1 a stack could not be checked (wins over 7). */

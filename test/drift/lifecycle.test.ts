@@ -14,7 +14,7 @@ import { ROOT } from "../../scripts/pulumi-env";
 import type { Report, StackReport } from "../../provider/drift/types";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { PROGRAMS } from "../support/stack";
-import { backendState, destroyStack, drift, fleetEnv, makeDrift, otherStack, tsStack, type FleetStack } from "./fleet";
+import { backendState, destroyStack, drift, fleetEnv, makeDrift, otherStack, run, tsStack, type FleetStack } from "./fleet";
 
 jest.setTimeout(1_800_000);
 
@@ -65,6 +65,28 @@ test("right after up: every stack is clean, and the check writes no state", asyn
   expect(report.summary.resourcesChecked).toBe(4 * 6);
   expect(r.code).toBe(0);
   expect(backendState(dir)).toBe(before);
+});
+
+test("--unmanaged: a record added by hand to a managed zone and a project nobody declared, the coverage, and cloudplatform-adopt takes the list", async () => {
+  const api = emu.client();
+  const { zoneId } = fleet.find((s) => s.name.endsWith("/dyn"))!.outputs;
+  const record = await api.create<{ id: string }>(`/v1/dns-zones/${zoneId}/records`, { name: "hand", type: "TXT", content: "added by hand" });
+  const project = await api.create<{ id: string }>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: `undeclared-${process.pid}` });
+  try {
+    const out = join(dir, "unmanaged.json");
+    const r = await drift(["--all", "--unmanaged", "--format", "json", "--out", out], fleetEnv(emu, dir));
+    const report = JSON.parse(readFileSync(out, "utf8")) as Report;
+    expect([r.code, report.summary.stacksDrifted, report.summary.objectsUnmanaged]).toEqual([7, 0, 2]);
+    expect(report.unmanaged!.objects.map((o) => [o.kind, o.importId]).sort()).toEqual([["DnsRecord", `${zoneId}/${record.id}`], ["Project", project.id]]);
+    // Each stack's project, environment, service, zone, record and bucket: 24 of 26.
+    expect(report.unmanaged!.coverage).toEqual({ managed: 24, total: 26, percent: 92.3 });
+    await run(process.execPath, [join(ROOT, "dist", "provider", "adopt", "cli.js"), "--from-drift", out, "--out", join(dir, "adopt.json")], { env: fleetEnv(emu, dir) });
+    const file = JSON.parse(readFileSync(join(dir, "adopt.json"), "utf8")) as { resources: { type: string; id: string }[] };
+    expect(file.resources.map((x) => [x.type, x.id])).toEqual([["cloudplatform:index:Project", project.id], ["cloudplatform:index:DnsRecord", `${zoneId}/${record.id}`]]);
+  } finally {
+    await api.delete(`/v1/dns-records/${record.id}`);
+    await api.delete(`/v1/projects/${project.id}`);
+  }
 });
 
 describe("after changes made outside Pulumi", () => {
@@ -130,6 +152,15 @@ describe("after changes made outside Pulumi", () => {
     expect(r.code).toBe(7);
     const again = await drift(["--stack", dyn.name, "--format", "json"], env);
     expect([again.code, (JSON.parse(again.stdout) as Report).stacks[0].findings]).toEqual([0, []]);
+  });
+
+  test("a secret env var rotated alone is drift, never clean: exit 7, the service named", async () => {
+    const dyn = fleet.find((s) => s.name.endsWith("/dyn"))!;
+    await emu.client().patch(`/v1/services/${dyn.outputs.serviceId}/env-vars`, { envVars: [{ key: "TOKEN", value: `${NEW_TOKEN}-again`, secret: true }] });
+    const r = await drift(["--stack", dyn.name, "--format", "json"], fleetEnv(emu, dir));
+    const s = (JSON.parse(r.stdout) as Report).stacks[0];
+    expect([r.code, s.status, s.findings.map((f) => [f.type, f.urn.split("::").pop()])]).toEqual([7, "drifted", [["changed", "web"]]]);
+    expect(r.stdout).not.toContain(NEW_TOKEN);
   });
 
   test("--plan shows what up would do; --remediate refuses a plan that replaces, and --allow-replace lets it", async () => {
