@@ -33,6 +33,8 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     ...listOf<SecretFileItem>(p.secretFiles).map((_, i) => ["secretFiles", i, "content"]),
   ],
   stableOutputs: stableOutputs,
+  keyedLists: { envVars: "key", secretFiles: "path" },
+  inputsOf: (o) => toInputs(o),
 
   // ---- check ----
   check(_olds, news) {

@@ -110,11 +110,11 @@ test("a nested secret the handler rewrites cannot be found by value: its whole p
   const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
   // a TXT record's content comes back from create unquoted and trimmed
   const sent = struct({ records: [{ name: "v", type: "TXT", content: secret('"tok-123 "') }, { name: "w", type: "TXT", content: "plain" }] });
-  const records = toStruct({ records: [{ name: "v", type: "TXT", content: "tok-123" }, { name: "w", type: "TXT", content: "plain" }] }, { from: requestSecrets(sent) })
+  const records = toStruct({ records: [{ name: "v", type: "TXT", content: "tok-123" }, { name: "w", type: "TXT", content: "plain" }] }, { from: requestSecrets(undefined, sent) })
     .toJavaScript().records as any;
   expect(records[SIG]).toBe(SECRET_SIG);
   // unchanged, the secret is marked on its own and the rest stays readable
-  const same = toStruct({ records: [{ name: "v", type: "TXT", content: '"tok-123 "' }] }, { from: requestSecrets(sent) }).toJavaScript().records as any;
+  const same = toStruct({ records: [{ name: "v", type: "TXT", content: '"tok-123 "' }] }, { from: requestSecrets(undefined, sent) }).toJavaScript().records as any;
   expect(same).toEqual([{ name: "v", type: "TXT", content: secret('"tok-123 "') }]);
 
   // a bucket policy given as an object is folded into JSON text by check
