@@ -1,24 +1,15 @@
 // What a refresh reports: the live object against what the program declared, through the
 // resource's own diff (the comparison the engine makes of a refresh), so a read gives back the
 // state's inputs untouched unless something really changed, and then names each change.
+import { type DriftChange } from "./keyed";
 import { type ResourceDefinition, same } from "./resources/framework";
+
+export { DRIFT_OUTPUT, type DriftChange } from "./keyed";
 
 type Props = Record<string, unknown>;
 
 /** The top-level property a path belongs to: `envVars[2].value` -> `envVars`. */
 const topLevel = (path: string) => path.split(/[.[]/, 1)[0];
-
-/**
- * The hidden output a read that found a change carries: each change by path, for
- * cloudplatform-drift (the dynamic provider host passes no per-property diff on to the engine).
- */
-export const DRIFT_OUTPUT = "__drift";
-
-/** One change a refresh found: its path (list items by their key where the list has one) and kind. */
-export interface DriftChange {
-  path: string[];
-  kind: "add" | "delete" | "update";
-}
 
 export interface Drift {
   /** The resource's diff finds a change (the engine's refresh then reports it). */

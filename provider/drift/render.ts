@@ -1,7 +1,8 @@
 // The report's other formats: a console table per stack, Markdown (a PR comment or a CI job
 // summary) and JUnit XML (one test case per stack). Values come from the report, where secrets are
 // already "[secret]"; long values are cut so one object cannot flood a CI log.
-import type { Change, Finding, Report, StackReport } from "./types";
+import { pathText } from "./findings";
+import type { Finding, Report, StackReport } from "./types";
 
 const MAX_VALUE = 120;
 
@@ -11,7 +12,6 @@ export function showValue(v: unknown): string {
   return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE - 1)}…` : s;
 }
 
-const pathOf = (c: Change) => c.path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join("");
 const shortUrn = (urn: string) => urn.split("::").slice(-1)[0];
 const kindOf = (type: string) => type.split(":").pop() ?? type;
 
@@ -20,7 +20,7 @@ export function rows(s: StackReport): string[][] {
   const out: string[][] = [];
   for (const f of s.findings) {
     const res = `${kindOf(f.resourceType)} ${shortUrn(f.urn)}`;
-    if (f.type === "changed") for (const c of f.changelog ?? []) out.push([res, c.type, pathOf(c), showValue(c.from), showValue(c.to)]);
+    if (f.type === "changed") for (const c of f.changelog ?? []) out.push([res, c.type, pathText(c.path, f.resourceType), showValue(c.from), showValue(c.to)]);
     else if (f.type === "deleted") out.push([res, "deleted", "", "exists", "(gone)"]);
     else out.push([res, "unreadable", "", "", oneLine(f.message ?? "")]);
   }
@@ -96,7 +96,7 @@ function findingText(f: Finding): string {
   const res = `${kindOf(f.resourceType)} ${shortUrn(f.urn)}`;
   if (f.type === "deleted") return `${res}: deleted outside Pulumi (${f.urn})`;
   if (f.type === "unreadable") return `${res}: unreadable: ${f.message ?? ""} (${f.urn})`;
-  return (f.changelog ?? []).map((c) => `${res}: ${c.type} ${pathOf(c)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
+  return (f.changelog ?? []).map((c) => `${res}: ${c.type} ${pathText(c.path, f.resourceType)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
 }
 
 export function renderJunit(r: Report): string {
