@@ -67,4 +67,23 @@ describe("against the emulator", () => {
     expect(r.props.__drift).toEqual([{ path: ["envVars", "MODE", "value"], kind: "update" }, { path: ["envVars", "TOKEN", "value"], kind: "update" }]);
     await api.delete(`/v1/projects/${project.id}`);
   });
+
+  test("state written before (lists, made secret whole by the engine): read finds nothing changed, and up moves the inputs to maps with no change", async () => {
+    const api = emu.client();
+    const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "legacy" });
+    const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "production" });
+    const list = [{ key: "MODE", value: "calm", scope: "ALL", secret: false }, { key: "TOKEN", value: "t0ken-value", scope: "ALL", secret: true }];
+    const legacyInputs = { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1", envVars: list };
+    const created = await host.create("Service", legacyInputs);
+    // The engine gives the host plain values; the state held the list as one secret, which it unwraps.
+    const outs = { ...(created.outs as any), envVars: list };
+    expect(await host.read("Service", created.id, outs)).toEqual({ id: created.id, props: created.outs });
+    // The program now sends a map: check keeps it a map, and diff against the old outputs finds no change.
+    const news = { environmentId: env.id, name: "web", type: "WEB", image: "nginx:1", envVars: { MODE: { value: "calm" }, TOKEN: { value: "t0ken-value", secret: true } } };
+    const checked = (await host.check("Service", legacyInputs, news)).inputs as any;
+    expect(Object.keys(checked.envVars)).toEqual(["MODE", "TOKEN"]);
+    const plainChecked = { ...checked, envVars: { ...checked.envVars, TOKEN: { ...checked.envVars.TOKEN, value: "t0ken-value" } } };
+    expect(await host.diff("Service", created.id, outs, plainChecked)).toMatchObject({ changes: false });
+    await api.delete(`/v1/projects/${project.id}`);
+  });
 });
