@@ -2,7 +2,7 @@
 // resource's own diff (the comparison the engine makes of a refresh), so a read gives back the
 // state's inputs untouched unless something really changed, and then names each change.
 import { type DriftChange } from "./keyed";
-import { type ResourceDefinition, same } from "./resources/framework";
+import { type DiffResult, type ResourceDefinition, same } from "./resources/framework";
 
 export { DRIFT_OUTPUT, type DriftChange } from "./keyed";
 
@@ -25,7 +25,7 @@ export interface Drift {
  * decides what changed, keyed lists are compared item by item, anything else by the diff's paths.
  */
 export async function driftOf(def: ResourceDefinition, id: string, live: Props, declared: Props): Promise<Drift> {
-  let d: Awaited<ReturnType<NonNullable<ResourceDefinition["diff"]>>>;
+  let d: DiffResult;
   try {
     d = def.diff ? await def.diff(id, live as never, declared as never) : { changes: !same(def.inputsOf?.(live as never), declared) };
   } catch {

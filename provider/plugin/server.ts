@@ -14,12 +14,12 @@ import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { resolveConfig } from "../config";
 import { functions } from "../functions";
 import { Operations, type OperationOptions } from "../operations";
+import { DRIFT_OUTPUT } from "../keyed";
 import { loadAll, resources } from "../resources";
 import { UNKNOWN, type ResourceDefinition } from "../resources/framework";
 import { packageVersion } from "../version";
 import { configDiff, configFailures, configFrom } from "./config";
 import { toDiffResponse } from "./diff";
-import { DRIFT_OUTPUT } from "../refresh";
 import { grpcError } from "./errors";
 import { containsSecrets, fromStruct, type Props, requestSecrets, type SecretSpec, toStruct } from "./values";
 
