@@ -10,7 +10,7 @@ import {
 } from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
-import { type DriftChange, driftOf, overlay } from "./refresh";
+import { type DriftChange, driftOf, overlay, withUnmanaged } from "./refresh";
 
 /** What an adapter knows about one operation, beyond its inputs. */
 export interface OperationOptions {
@@ -84,11 +84,15 @@ export class Operations {
     });
   }
 
-  /** The diff; an in-place update also names the outputs it cannot change (`stables`). */
+  /**
+   * The diff; an in-place update also names the outputs it cannot change (`stables`). An input
+   * neither the last inputs nor the new ones hold (one an import left out, for the program to add)
+   * is not the program's: it is no change, whatever the outputs hold.
+   */
   diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult> {
     return redacted(this.#redactor(kind, olds, news, oldInputs), async () => {
       const def = definition(kind);
-      const d: DiffResult = def.diff ? await def.diff(id, olds, news) : {};
+      const d: DiffResult = def.diff ? await def.diff(id, olds, oldInputs ? withUnmanaged(def, olds, news, oldInputs) : news) : {};
       if (!d.changes || d.replaces?.length || !def.update) return d;
       return { ...d, stables: keptByUpdate(def, olds, news, oldInputs).kept };
     });

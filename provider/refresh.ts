@@ -27,7 +27,7 @@ export interface Drift {
 export async function driftOf(def: ResourceDefinition, id: string, live: Props, declared: Props): Promise<Drift> {
   let d: DiffResult;
   try {
-    d = def.diff ? await def.diff(id, live as never, declared as never) : { changes: !same(def.inputsOf?.(live as never), declared) };
+    d = def.diff ? await def.diff(id, live as never, withUnmanaged(def, live, declared) as never) : { changes: !same(def.inputsOf?.(live as never), declared) };
   } catch {
     // A diff that refuses the declared inputs (an imported site's placeholder path): report what differs.
     const view = (def.inputsOf?.(live as never) ?? {}) as Props;
@@ -50,6 +50,18 @@ export async function driftOf(def: ResourceDefinition, id: string, live: Props, 
     }
   }
   return { changes: true, keys, paths };
+}
+
+/**
+ * `inputs`, with each input they do not hold (nor `also`, when given) taken from what the outputs
+ * stand for: an input the program leaves alone (an import may leave one out, for the program to
+ * add later) is compared with itself, so it is never a change.
+ */
+export function withUnmanaged(def: ResourceDefinition, outputs: Props, inputs: Props, also?: Props): Props {
+  const view = def.inputsOf?.(outputs as never) as Props | undefined;
+  if (!view) return inputs;
+  const missing = Object.keys(view).filter((k) => !(k in inputs) && !(also && k in also) && view[k] !== undefined);
+  return missing.length ? { ...Object.fromEntries(missing.map((k) => [k, view[k]])), ...inputs } : inputs;
 }
 
 /** The state's inputs with each changed top-level input replaced by its live value. */

@@ -1,6 +1,7 @@
 // What a refresh's read reports (provider/refresh.ts): the state's inputs untouched when the
 // resource's own diff finds nothing changed; else the changed inputs with their live values and
 // each change by path, a keyed list's items by key; keyed lists to and from the dynamic SDK's maps.
+import { Operations } from "../../provider/operations";
 import { driftOf, hasMaps, listsOf, mapsOf, overlay } from "../../provider/refresh";
 import { Bucket } from "../../provider/resources/bucket";
 import { DnsRecord } from "../../provider/resources/dnsRecord";
@@ -54,4 +55,15 @@ test("keyed lists: maps by key (the dynamic SDK's form) and back, other lists an
   expect(listsOf(Service, maps)).toEqual(list);
   expect(listsOf(Service, list)).toBe(list);
   expect(mapsOf(Bucket, { corsRules: [{ allowedMethods: ["GET"] }] })).toEqual({ corsRules: [{ allowedMethods: ["GET"] }] });
+});
+
+test("an input the state does not hold (an import left it out, for the program to add) is never a change", async () => {
+  const outs = svcOuts(vars("calm", "t0"));
+  const imported = { environmentId: "e1", name: "web", type: "WEB", image: "nginx:1.27", timeout: "2m" };
+  expect((await driftOf(Service, "s1", outs, imported)).changes).toBe(false);
+  const ops = new Operations({});
+  // The engine's refresh diff (the read's inputs as the old ones) and up's diff of a program that still leaves it out: no change.
+  expect((await ops.diff("Service", "s1", outs, imported, imported)).changes).toBe(false);
+  // A program that drops the env vars it declared: a change, which deletes them.
+  expect(await ops.diff("Service", "s1", outs, imported, { ...imported, envVars: vars("calm", "t0") })).toMatchObject({ changes: true, detailedDiff: { "envVars": { kind: "delete" } } });
 });
