@@ -107,6 +107,15 @@ function byKey(path: string[], olds: Record<string, unknown>, news: Record<strin
   return id === undefined ? path : [path[0], id, ...path.slice(2)];
 }
 
+/** A path naming a keyed list's item by key, with the item's index in the state's list instead. */
+function byIndex(path: string[], olds: Record<string, unknown>, keyed: Record<string, string>): string[] {
+  const idField = keyed[path[0]];
+  const list = olds[path[0]];
+  if (!idField || path.length < 2 || !Array.isArray(list)) return path;
+  const i = list.findIndex((x) => x && typeof x === "object" && (x as Record<string, unknown>)[idField] === path[1]);
+  return i < 0 ? path : [path[0], String(i), ...path.slice(2)];
+}
+
 /**
  * The changelog of one refreshed resource. The provider's own account of the change comes first
  * (its read's hidden `__drift` output: every change by path, keyed list items by key, secret ones
@@ -122,8 +131,12 @@ export function changelog(m: StepEventMetadata): Change[] {
   const sorted = (changes: Change[]) => changes.sort((a, b) => (a.path.join("\u0000") < b.path.join("\u0000") ? -1 : 1));
   const reported = (m.new?.outputs as Record<string, unknown> | undefined)?.[DRIFT_OUTPUT];
   if (Array.isArray(reported) && reported.length) {
-    return sorted((reported as DriftChange[]).filter((c) => Array.isArray(c?.path) && managed(c.path))
-      .map((c) => change(KIND[c.kind] ?? "update", c.path, valueAt(olds, c.path, keyed), valueAt(news, c.path, keyed))));
+    return sorted((reported as DriftChange[]).filter((c) => Array.isArray(c?.path) && managed(c.path)).map((d) => {
+      const c = change(KIND[d.kind] ?? "update", d.path, valueAt(olds, d.path, keyed), valueAt(news, d.path, keyed));
+      const raw = byIndex(d.path, olds, keyed);
+      if (raw !== d.path) indexPaths.set(c, raw);
+      return c;
+    }));
   }
   const detailed = Object.entries(m.detailedDiff ?? {}).map(([p, d]) => [parsePath(p), d] as const).filter(([p]) => managed(p));
   if (detailed.length) {

@@ -92,6 +92,9 @@ test("env vars and secret files are named by key, wherever the state's sorted li
   (nativeDrift.new as any).outputs = { __drift: drift };
   expect(changelog(nativeDrift)).toEqual(expected.map((c) => (c.path[1] === "NEW" ? { ...c, to: { key: "NEW", value: "x" } } : c)));
   expect(JSON.stringify(changelog(dynamic))).not.toMatch(/s3cr3t/);
+  // ignoreChanges written against the native state's sorted list hides the change it names.
+  const nativeFinding = { type: "changed" as const, urn: "urn:pulumi:s::p::cloudplatform:index:Service::web", resourceType: "cloudplatform:index:Service", changelog: changelog(nativeDrift) };
+  expect(withoutIgnored([nativeFinding], new Map([[nativeFinding.urn, ["envVars[1].value", "image"]]]))[0].changelog!.map((c) => pathText(c.path, c.path[0] === "envVars" ? "cloudplatform:index:Service" : ""))).toEqual(["envVars[JWT_SECRET].value", "envVars[NEW]"]);
   // Shown as people read them; ignoreChanges written against the state's sorted list still applies.
   expect(pathText(["envVars", "MODE", "value"], "cloudplatform:index:Service")).toBe("envVars[MODE].value");
   expect(pathText(["secretFiles", "/etc/a.json", "content"], "pulumi-nodejs:dynamic/cloudplatform:Service")).toBe('secretFiles["/etc/a.json"].content');
