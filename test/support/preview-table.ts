@@ -3,9 +3,10 @@
 // output users wire into another resource. Round 2 changes every row in place, round 3 replaces a
 // bucket; each round's preview must plan exactly the table's step for each resource, and `up` must
 // then take that step. On the native SDK each `up` runs the plan its preview saved (`--save-plan`,
-// `--plan`), creates, updates, replacement and drift repair alike. After every `up`, `refresh
-// --preview-only`, `refresh --yes`, `preview --refresh` and `up --refresh` find no change, not
-// even a resource's inputs rewritten (no `~ refresh` line); destroy leaves nothing.
+// `--plan`), creates, updates, replacement and drift repair alike. No refresh finds a change, not
+// even a resource's inputs rewritten: `preview --refresh` after the creates, `refresh
+// --preview-only` and `refresh --yes` after the in-place round, the replacement's own `preview
+// --refresh` and `up --refresh`, and `preview --refresh` after it. Destroy leaves nothing.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
