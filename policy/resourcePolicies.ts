@@ -4,7 +4,7 @@ import { writeMethodsOpenToAnyOrigin } from "../provider/resources/bucketRules";
 import { TTL_RANGE } from "../provider/resources/dnsRecordRules";
 import { looksSecret } from "../provider/resources/serviceSchema";
 import type { GuardPolicy } from "./guard";
-import { label, list } from "./resources";
+import { keyedItems, label, list } from "./resources";
 
 export interface PublicBucketsSettings {
   /** Bucket names (or logical names) that may be PUBLIC_READ, e.g. the assets of a public site. */
@@ -39,9 +39,9 @@ export const secretEnvVars: GuardPolicy = {
       return typeof r.props.key === "string" && looksSecret(r.props.key) && r.props.secret !== true
         ? [`EnvVar ${label(r)} holds ${r.props.key}, which is not marked secret.`] : [];
     }
-    return list<{ key?: string; secret?: boolean }>(r.props.envVars)
-      .flatMap((v, i) => (typeof v?.key === "string" && looksSecret(v.key) && v.secret !== true
-        ? [`Service ${label(r)}: envVars[${i}] ${v.key} is not marked secret.`] : []));
+    return keyedItems<{ key?: string; secret?: boolean }>(r.props.envVars, "key")
+      .flatMap((v) => (typeof v?.key === "string" && looksSecret(v.key) && v.secret !== true
+        ? [`Service ${label(r)}: envVars[${v.key}] is not marked secret.`] : []));
   },
 };
 

@@ -29,6 +29,16 @@ export function ancestorOf(r: PolicyResource, kind: string): PolicyResource | un
 
 export const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
+/**
+ * The items of a keyed list (a Service's `envVars`, by `key`): the native SDKs send the list, the
+ * dynamic SDK a map by key (provider/keyed.ts); either way, items with their key.
+ */
+export function keyedItems<T>(v: unknown, idField: string): T[] {
+  if (Array.isArray(v)) return v as T[];
+  if (!v || typeof v !== "object") return [];
+  return Object.entries(v).map(([id, item]) => ({ ...(item as object), [idField]: id }) as T);
+}
+
 /** True for @pulumi/policy's error on reading a value a preview does not know yet. */
 export const isUnknownValueError = (e: unknown) => e instanceof Error && e.constructor.name === "UnknownValueError";
 

@@ -6,7 +6,7 @@ import { DMARC_VALUE_RULE, fqdnOf, normaliseType, unquoteTxt } from "../provider
 import { normaliseDomain } from "../provider/resources/dnsZone";
 import { duplicateKeys } from "../provider/resources/serviceSchema";
 import type { GuardPolicy } from "./guard";
-import { ancestorOf, dependsOn, kindOf, known, label, list } from "./resources";
+import { ancestorOf, dependsOn, keyedItems, kindOf, known, label, list } from "./resources";
 
 const ofKind = (rs: PolicyResource[], kind: string) => rs.filter((r) => kindOf(r.type) === kind);
 const dependsOnUrn = (r: PolicyResource, property: string, urn: string) => (r.propertyDependencies?.[property] ?? []).some((d) => d.urn === urn);
@@ -118,12 +118,12 @@ export const uniqueEnvVarKeys: GuardPolicy = {
     return ofKind(resources, "Service").flatMap((svc) => known(() => {
       const own = envVars.filter((v) => dependsOnUrn(v, "serviceId", svc.urn));
       const keys = [
-        ...list<{ key?: unknown }>(svc.props.envVars).map((v) => v?.key),
+        ...keyedItems<{ key?: unknown }>(svc.props.envVars, "key").map((v) => v?.key),
         ...own.map((v) => v.props.key),
       ].filter((k): k is string => typeof k === "string");
       return duplicateKeys(keys).map((key) => {
         const where = [
-          ...(list<{ key?: unknown }>(svc.props.envVars).some((v) => v?.key === key) ? ["envVars"] : []),
+          ...(keyedItems<{ key?: unknown }>(svc.props.envVars, "key").some((v) => v?.key === key) ? ["envVars"] : []),
           ...own.filter((v) => v.props.key === key).map((v) => `EnvVar ${label(v)}`),
         ];
         return { urn: svc.urn, message: `Service ${label(svc)} declares ${key} more than once: ${where.join(", ")}.` };

@@ -4,6 +4,7 @@ import { IDENTITY_INPUT } from "./client/idempotency";
 import { resolveConfig } from "./config";
 import { definition, Operations } from "./operations";
 import { ResourceInitError } from "./resources/framework";
+import { DRIFT_OUTPUT, hasMaps, listsOf, mapsOf } from "./refresh";
 import { markSecretPaths } from "./secrets";
 import { servingProcess } from "./serving";
 
@@ -87,26 +88,45 @@ function withSecrets<T extends Record<string, unknown> | undefined>(kind: string
   return paths?.length ? markSecretPaths(props!, paths) : props;
 }
 
+/**
+ * Keyed lists (a Service's env vars and secret files) reach the handlers as lists. The SDK sends
+ * them as maps by key, and inputs keep that form: the engine, which gives this host no secrets,
+ * then keeps each secret value secret on its own, where a list it would make secret as a whole.
+ */
+const lists = (kind: string, props: any) => listsOf(definition(kind), props);
+function asSent(kind: string, inputs: Record<string, unknown> | undefined, asMaps: boolean) {
+  const marked = withSecrets(kind, inputs);
+  return asMaps ? mapsOf(definition(kind), marked) : marked;
+}
+
 export async function check(kind: string, olds: any, news: any) {
   const who = { identity: identityOf(news), name: typeof news?.__logicalName === "string" ? news.__logicalName : undefined };
-  const r = await once(ops.check(kind, withoutIdentity(olds), withoutIdentity(news), who));
+  const r = await once(ops.check(kind, lists(kind, withoutIdentity(olds)), lists(kind, withoutIdentity(news)), who));
   const identity = news?.[IDENTITY_INPUT];
-  const inputs = withSecrets(kind, r.inputs);
+  const inputs = asSent(kind, r.inputs, hasMaps(definition(kind), news));
   return inputs && identity !== undefined ? { ...r, inputs: { ...inputs, [IDENTITY_INPUT]: identity } } : { ...r, inputs };
 }
-export const diff = (kind: string, id: string, olds: any, news: any) => once(ops.diff(kind, id, withoutIdentity(olds), withoutIdentity(news)));
+export const diff = (kind: string, id: string, olds: any, news: any) => once(ops.diff(kind, id, lists(kind, withoutIdentity(olds)), lists(kind, withoutIdentity(news))));
 export const create = (kind: string, inputs: any) =>
   keepInState(async () => {
-    const r = await ops.create(kind, withoutIdentity(inputs), { identity: identityOf(inputs) });
+    const r = await ops.create(kind, lists(kind, withoutIdentity(inputs)), { identity: identityOf(inputs) });
     return { ...r, outs: withSecrets(kind, r.outs) };
   }, inputs?.__provider);
+/**
+ * This host is not given the state's inputs: the read compares the live object with what the old
+ * outputs stand for. Nothing changed: no inputs go back, and the engine keeps the state's. Else the
+ * live inputs go back, and the changes found ride along as a hidden output.
+ */
 export const read = async (kind: string, id: string, props: any) => {
-  const r = await once(ops.read(kind, id, props));
-  return { ...r, props: withSecrets(kind, r.props), ...("inputs" in r && r.inputs ? { inputs: withSecrets(kind, r.inputs) } : {}) };
+  const r = await once(ops.read(kind, id, lists(kind, props)));
+  if (!r.id) return r;
+  const outs = withSecrets(kind, r.props);
+  if (r.unchanged || !r.inputs) return { id: r.id, props: outs };
+  return { id: r.id, props: r.drift?.length ? { ...outs, [DRIFT_OUTPUT]: r.drift } : outs, inputs: asSent(kind, r.inputs, true) };
 };
 export const update = (kind: string, id: string, olds: any, news: any) =>
   keepInState(async () => {
-    const r = await ops.update(kind, id, olds, withoutIdentity(news), { identity: identityOf(news) });
+    const r = await ops.update(kind, id, lists(kind, olds), lists(kind, withoutIdentity(news)), { identity: identityOf(news) });
     return { ...r, outs: withSecrets(kind, r.outs) };
   }, news?.__provider);
-export const remove = (kind: string, id: string, props: any) => once(ops.delete(kind, id, props));
+export const remove = (kind: string, id: string, props: any) => once(ops.delete(kind, id, lists(kind, props)));

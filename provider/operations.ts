@@ -10,6 +10,7 @@ import {
 } from "./resources/framework";
 import { resources } from "./resources";
 import type { FunctionDefinition } from "./functions";
+import { type DriftChange, driftOf, overlay, withUnmanaged } from "./refresh";
 
 /** What an adapter knows about one operation, beyond its inputs. */
 export interface OperationOptions {
@@ -25,6 +26,17 @@ export function definition(kind: string): ResourceDefinition {
   const def = resources[kind];
   if (!def) throw new Error(`cloudplatform: unknown resource kind '${kind}'`);
   return def;
+}
+
+/** What a read found: nothing (the object is gone), or the object, the inputs it stands for and what changed. */
+export interface ReadOutcome {
+  id?: string;
+  props?: Record<string, unknown>;
+  inputs?: Record<string, unknown>;
+  /** The resource's diff finds no change against the state's inputs: `inputs` are those very inputs. */
+  unchanged?: boolean;
+  /** Each change found, by path. */
+  drift?: DriftChange[];
 }
 
 /** A configured provider: one API client and workspace lookup, shared by its operations. */
@@ -72,11 +84,15 @@ export class Operations {
     });
   }
 
-  /** The diff; an in-place update also names the outputs it cannot change (`stables`). */
+  /**
+   * The diff; an in-place update also names the outputs it cannot change (`stables`). An input
+   * neither the last inputs nor the new ones hold (one an import left out, for the program to add)
+   * is not the program's: it is no change, whatever the outputs hold.
+   */
   diff(kind: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult> {
     return redacted(this.#redactor(kind, olds, news, oldInputs), async () => {
       const def = definition(kind);
-      const d: DiffResult = def.diff ? await def.diff(id, olds, news) : {};
+      const d: DiffResult = def.diff ? await def.diff(id, olds, oldInputs ? withUnmanaged(def, olds, news, oldInputs) : news) : {};
       if (!d.changes || d.replaces?.length || !def.update) return d;
       return { ...d, stables: keptByUpdate(def, olds, news, oldInputs).kept };
     });
@@ -114,14 +130,30 @@ export class Operations {
     });
   }
 
-  read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions) {
-    const red = this.#redactor(kind, props);
+  /**
+   * A read. On a refresh its inputs are the state's (`declared`, which the native plugin is given;
+   * for the dynamic SDK, which is not, what the old outputs stand for) untouched when the resource's
+   * diff finds the live object the same (`unchanged`), so a refresh of what nobody changed changes
+   * nothing; otherwise each changed input takes its live value and `drift` names each change.
+   */
+  read(kind: string, id: string, props: Record<string, unknown> | undefined, op?: OperationOptions, declared?: Record<string, unknown>): Promise<ReadOutcome> {
+    const red = this.#redactor(kind, props, declared);
     return redacted(red, async () => {
       const def = definition(kind);
-      const { bare, omit } = isImport(props) ? importOptions(def, id) : { bare: id, omit: [] };
-      const r = def.read ? await def.read(this.context(op, red), bare, props ?? {}) : { id: bare, props };
-      if (!omit.length || !r.inputs) return r;
-      return { ...r, inputs: Object.fromEntries(Object.entries(r.inputs).filter(([k]) => !omit.includes(k))) };
+      if (isImport(props)) {
+        const { bare, omit } = importOptions(def, id);
+        const r = def.read ? await def.read(this.context(op, red), bare, {}) : { id: bare };
+        if (!omit.length || !r.inputs) return r;
+        return { ...r, inputs: Object.fromEntries(Object.entries(r.inputs).filter(([k]) => !omit.includes(k))) };
+      }
+      const r = def.read ? await def.read(this.context(op, red), id, props ?? {}) : { id, props, inputs: declared };
+      if (!r.id || !r.props) return r;
+      const base = declared ?? (def.inputsOf?.(props as never) as Record<string, unknown> | undefined);
+      if (!base) return r;
+      const drift = await driftOf(def, r.id, r.props as Record<string, unknown>, base);
+      if (!drift.changes) return { id: r.id, props: r.props, inputs: declared, unchanged: true };
+      const live = (r.inputs ?? {}) as Record<string, unknown>;
+      return { id: r.id, props: r.props, inputs: declared ? overlay(declared, live, drift.keys) : live, drift: drift.paths };
     });
   }
 

@@ -91,12 +91,12 @@ function comment(text: string, indent: string): string {
 
 export function renderSdkTypes(): string {
   const e = new Emitter();
-  const meta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = {};
+  const meta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean; keyedLists?: Record<string, string> }> = {};
   for (const kind of Object.keys(resources).sort()) {
     const def = resources[kind];
     e.iface(`${kind}Args`, jsonOf(def.inputs, "input"), kind, true, `The arguments of ${article(kind)}.`);
     e.iface(`${kind}State`, jsonOf(def.outputs, "output"), kind, false, `The output properties of ${article(kind)}.`);
-    meta[kind] = { outputs: Object.keys(def.outputs.shape), secretOutputs: def.secretOutputs ?? [], deleteBeforeReplace: def.deleteBeforeReplace ?? false };
+    meta[kind] = { outputs: Object.keys(def.outputs.shape), secretOutputs: def.secretOutputs ?? [], deleteBeforeReplace: def.deleteBeforeReplace ?? false, ...(def.keyedLists ? { keyedLists: def.keyedLists } : {}) };
   }
   for (const name of Object.keys(functions).sort()) {
     const fn = functions[name];
@@ -110,8 +110,8 @@ export function renderSdkTypes(): string {
     "",
     e.render(),
     "",
-    "/** @internal Output property names, always-secret outputs and the deleteBeforeReplace default of each resource. */",
-    `export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = ${JSON.stringify(meta, null, 2)};`,
+    "/** @internal Output property names, always-secret outputs, the deleteBeforeReplace default and the keyed lists (list -> the field items are known by) of each resource. */",
+    `export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean; keyedLists?: Record<string, string> }> = ${JSON.stringify(meta, null, 2)};`,
     "",
   ].join("\n");
 }

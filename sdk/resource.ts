@@ -52,6 +52,7 @@ export abstract class Resource extends pulumi.dynamic.Resource {
     const props: Record<string, unknown> = {};
     for (const key of meta.outputs) props[key] = undefined;
     Object.assign(props, args);
+    for (const [list, idField] of Object.entries(meta.keyedLists ?? {})) props[list] = keyedMap(props[list], idField);
     props[IDENTITY_INPUT] = identity(kind, name, opts.parent);
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...meta.secretOutputs];
     // Unique names: a forced replacement (`--replace`) deletes the old object first, unless the program says otherwise.
@@ -65,6 +66,33 @@ export abstract class Resource extends pulumi.dynamic.Resource {
       kind,
     );
     for (const key of ID_OUTPUTS[kind] ?? []) (this as unknown as Record<string, pulumi.Output<string>>)[key] = this.id;
+    // The outputs hold keyed lists as lists; while a create is previewed they are the inputs, maps.
+    const outputs = this as unknown as Record<string, pulumi.Output<unknown>>;
+    for (const [list, idField] of Object.entries(meta.keyedLists ?? {})) outputs[list] = outputs[list].apply((v) => listOf(v, idField));
     readInPreview(this, kind, args as Record<string, unknown>);
   }
+}
+
+/**
+ * A keyed list (a Service's env vars by key) as a map by its key. Pulumi's dynamic provider host is
+ * given no secrets, so the engine keeps secret as a whole any list that holds one, and a change to
+ * a plain item of it could no longer be seen; a map keeps each secret value secret on its own. A
+ * list whose keys are not all known strings yet (an Output), or that repeats one, stays a list.
+ */
+function keyedMap(v: unknown, idField: string): unknown {
+  if (!Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const item of v) {
+    if (!item || typeof item !== "object" || pulumi.Output.isInstance(item) || item instanceof Promise) return v;
+    const { [idField]: id, ...rest } = item as Record<string, unknown>;
+    if (typeof id !== "string" || Object.prototype.hasOwnProperty.call(out, id)) return v;
+    out[id] = rest;
+  }
+  return out;
+}
+
+/** A keyed list given back as a list, whichever form it has. */
+function listOf(v: unknown, idField: string): unknown {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+  return Object.entries(v).map(([id, item]) => ({ [idField]: id, ...(item as object) }));
 }

@@ -2499,8 +2499,8 @@ export interface StorageAccessKey {
   readonly updatedAt: string | null;
 }
 
-/** @internal Output property names, always-secret outputs and the deleteBeforeReplace default of each resource. */
-export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean }> = {
+/** @internal Output property names, always-secret outputs, the deleteBeforeReplace default and the keyed lists (list -> the field items are known by) of each resource. */
+export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: string[]; deleteBeforeReplace: boolean; keyedLists?: Record<string, string> }> = {
   "Bucket": {
     "outputs": [
       "name",
@@ -2749,7 +2749,11 @@ export const resourceMeta: Record<string, { outputs: string[]; secretOutputs: st
       "dbPassword",
       "connection"
     ],
-    "deleteBeforeReplace": true
+    "deleteBeforeReplace": true,
+    "keyedLists": {
+      "envVars": "key",
+      "secretFiles": "path"
+    }
   },
   "StaticSite": {
     "outputs": [

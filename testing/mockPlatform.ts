@@ -4,6 +4,7 @@
 // through pulumi.runtime.setMocks; the mocks server (mocksServer.ts) serves it to the Python SDK.
 import { functions } from "../provider/functions";
 import { loadAll, resources } from "../provider/resources";
+import { listsOf } from "../provider/refresh";
 import { envVarId } from "../provider/resources/envVar";
 import { secretFileId } from "../provider/resources/secretFile";
 import { kindOf } from "../policy/resources";
@@ -68,7 +69,8 @@ export async function checkInputs(type: string, name: string, inputs: Record<str
   const def = resources[kind];
   const { __provider: _p, __identity, ...news } = inputs;
   const who = { name: typeof news.__logicalName === "string" ? news.__logicalName : name, identity: typeof __identity === "string" ? __identity : identity };
-  const r = def.check ? await def.check({}, news, who) : { inputs: news };
+  // The dynamic SDK sends keyed lists (a Service's env vars) as maps by key; check takes lists.
+  const r = def.check ? await def.check({}, listsOf(def, news), who) : { inputs: news };
   if (r.failures?.length) throw new Error(`${type} resource '${name}' has a problem: ${r.failures.map((f) => f.reason).join("; ")}`);
   return r.inputs as Record<string, unknown>;
 }

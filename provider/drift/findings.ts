@@ -4,6 +4,7 @@
 // never shows here. Secret values arrive as "[secret]" (the events are made without
 // --show-secrets); any secret left marked by its signature is masked here too.
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { DRIFT_OUTPUT, type DriftChange, KEYED_LISTS } from "../keyed";
 import { errorText } from "./failures";
 import type { Change, Finding } from "./types";
 import { unnamedChange, unnamedIgnored } from "./unnamed";
@@ -21,13 +22,38 @@ export function parsePath(path: string): string[] {
   return out;
 }
 
-/** The value at `path`; a secret met on the way hides everything under it. */
-export function valueAt(obj: unknown, path: string[]): unknown {
+/** The keyed lists of a resource type (`cloudplatform:index:Service`, or the dynamic SDK's `pulumi-nodejs:dynamic/cloudplatform:Service`). */
+export function keyedListsOf(resourceType: string): Record<string, string> {
+  const m = /(?:^cloudplatform:index:|dynamic\/cloudplatform:)(\w+)$/.exec(resourceType);
+  return (m && KEYED_LISTS[m[1]]) || {};
+}
+
+/**
+ * A path as people read it: list items by index (`corsRules[0]`), a keyed list's items by their
+ * key (`envVars[MODE].value`, `secretFiles["/etc/app.json"]`), fields by name.
+ */
+export function pathText(path: string[], resourceType = ""): string {
+  const keyed = keyedListsOf(resourceType);
+  return path.map((p, i) => {
+    if (i === 1 && keyed[path[0]]) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `[${p}]` : `[${JSON.stringify(p)}]`;
+    if (/^\d+$/.test(p)) return `[${p}]`;
+    return i ? `.${p}` : p;
+  }).join("");
+}
+
+/**
+ * The value at `path`; a secret met on the way hides everything under it. In a keyed list (list
+ * `path[0]` of `keyed`), the second segment is an item's key, whether the inputs hold the list
+ * (the native SDK) or a map by key (the dynamic SDK).
+ */
+export function valueAt(obj: unknown, path: string[], keyed: Record<string, string> = {}): unknown {
   let cur: unknown = obj;
-  for (const k of path) {
+  for (let i = 0; i < path.length; i++) {
+    const k = path[i];
     if (isSecret(cur)) return SECRET;
     if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string, unknown>)[k];
+    const idField = i === 1 ? keyed[path[0]] : undefined;
+    cur = Array.isArray(cur) && idField ? cur.find((x) => x && typeof x === "object" && (x as Record<string, unknown>)[idField] === k) : (cur as Record<string, unknown>)[k];
   }
   return mask(cur);
 }
@@ -55,6 +81,9 @@ const KIND: Record<string, Change["type"]> = {
   add: "create", "add-replace": "create", delete: "delete", "delete-replace": "delete", update: "update", "update-replace": "update",
 };
 
+/** The path each change had in the state's lists (`envVars[0]`), for ignoreChanges written that way. */
+const indexPaths = new WeakMap<Change, string[]>();
+
 /** One change per path; a secret on either side makes both sides "[secret]". */
 function change(type: Change["type"], path: string[], from: unknown, to: unknown): Change {
   if (containsSecret(from) || containsSecret(to)) {
@@ -63,26 +92,69 @@ function change(type: Change["type"], path: string[], from: unknown, to: unknown
   return { type, path, ...(type !== "create" ? { from } : {}), ...(type !== "delete" ? { to } : {}) };
 }
 
-/** The changelog of one refreshed resource: the engine's detailed diff, or else a walk of the two input sets. */
+/**
+ * An engine path (`envVars[2].value`, indices into the state's sorted list) with a keyed list's
+ * index replaced by the item's key, read from either side.
+ */
+function byKey(path: string[], olds: Record<string, unknown>, news: Record<string, unknown>, keyed: Record<string, string>): string[] {
+  const idField = keyed[path[0]];
+  if (!idField || path.length < 2 || !/^\d+$/.test(path[1])) return path;
+  const idAt = (side: Record<string, unknown>) => {
+    const list = side[path[0]];
+    const item = Array.isArray(list) ? (list[Number(path[1])] as Record<string, unknown> | undefined) : undefined;
+    return typeof item?.[idField] === "string" ? (item[idField] as string) : undefined;
+  };
+  const id = idAt(olds) ?? idAt(news);
+  return id === undefined ? path : [path[0], id, ...path.slice(2)];
+}
+
+/** A path naming a keyed list's item by key, with the item's index in the state's list instead. */
+function byIndex(path: string[], olds: Record<string, unknown>, keyed: Record<string, string>): string[] {
+  const idField = keyed[path[0]];
+  const list = olds[path[0]];
+  if (!idField || path.length < 2 || !Array.isArray(list)) return path;
+  const i = list.findIndex((x) => x && typeof x === "object" && (x as Record<string, unknown>)[idField] === path[1]);
+  return i < 0 ? path : [path[0], String(i), ...path.slice(2)];
+}
+
+/**
+ * The changelog of one refreshed resource. The provider's own account of the change comes first
+ * (its read's hidden `__drift` output: every change by path, keyed list items by key, secret ones
+ * included); else the engine's detailed diff; else a walk of the two input sets.
+ */
 export function changelog(m: StepEventMetadata): Change[] {
   const olds = (m.old?.inputs ?? {}) as Record<string, unknown>;
   const news = (m.new?.inputs ?? {}) as Record<string, unknown>;
+  const keyed = keyedListsOf(m.type);
   // A top-level input the state does not hold is one the program does not set: `up` leaves it
   // alone, so a live value for it (a platform default) is not drift.
   const managed = (p: string[]) => !HIDDEN.has(p[0]) && p[0] in olds;
-  const detailed = Object.entries(m.detailedDiff ?? {}).filter(([p]) => managed(parsePath(p)));
+  const sorted = (changes: Change[]) => changes.sort((a, b) => (a.path.join("\u0000") < b.path.join("\u0000") ? -1 : 1));
+  const reported = (m.new?.outputs as Record<string, unknown> | undefined)?.[DRIFT_OUTPUT];
+  if (Array.isArray(reported) && reported.length) {
+    return sorted((reported as DriftChange[]).filter((c) => Array.isArray(c?.path) && managed(c.path)).map((d) => {
+      const c = change(KIND[d.kind] ?? "update", d.path, valueAt(olds, d.path, keyed), valueAt(news, d.path, keyed));
+      const raw = byIndex(d.path, olds, keyed);
+      if (raw !== d.path) indexPaths.set(c, raw);
+      return c;
+    }));
+  }
+  const detailed = Object.entries(m.detailedDiff ?? {}).map(([p, d]) => [parsePath(p), d] as const).filter(([p]) => managed(p));
   if (detailed.length) {
-    return detailed
-      .map(([p, d]) => change(KIND[d.diffKind] ?? "update", parsePath(p), valueAt(olds, parsePath(p)), valueAt(news, parsePath(p))))
-      .sort((a, b) => (a.path.join(".") < b.path.join(".") ? -1 : 1));
+    return sorted(detailed.map(([raw, d]) => {
+      const path = byKey(raw, olds, news, keyed);
+      const c = change(KIND[d.diffKind] ?? "update", path, valueAt(olds, path, keyed), valueAt(news, path, keyed));
+      if (path !== raw) indexPaths.set(c, raw);
+      return c;
+    }));
   }
   const keys = m.diffs?.length ? m.diffs : [...new Set([...Object.keys(olds), ...Object.keys(news)])];
   const out: Change[] = [];
-  for (const k of keys.filter((k) => managed([k])).sort()) walk([k], olds[k], news[k], out);
+  for (const k of keys.filter((k) => managed([k])).sort()) walk([k], olds[k], news[k], out, keyed[k]);
   return out;
 }
 
-function walk(path: string[], a: unknown, b: unknown, out: Change[]): void {
+function walk(path: string[], a: unknown, b: unknown, out: Change[], idField?: string): void {
   if (isSecret(a) || isSecret(b)) {
     if (JSON.stringify(a) !== JSON.stringify(b) || a === SECRET) {
       // Two masked values cannot be compared here; the engine named the property, so it changed.
@@ -90,6 +162,10 @@ function walk(path: string[], a: unknown, b: unknown, out: Change[]): void {
     }
     return;
   }
+  // A keyed list is walked item by item, by key.
+  const items = (v: unknown) => (Array.isArray(v) && idField ? Object.fromEntries(v.map((x) => [(x as Record<string, unknown>)?.[idField], x])) : v);
+  a = items(a);
+  b = items(b);
   const obj = (v: unknown) => v !== null && typeof v === "object";
   if (obj(a) && obj(b) && Array.isArray(a) === Array.isArray(b)) {
     const ka = Object.keys(a as object), kb = Object.keys(b as object);
@@ -162,7 +238,7 @@ export function withoutIgnored(findings: Finding[], ignoreByUrn: Map<string, str
     const ig = ignoreByUrn.get(f.urn);
     if (f.type !== "changed" || !ig?.length) return [f];
     if (f.reason) return unnamedIgnored(f, ig) ? [] : [f];
-    const changelog = (f.changelog ?? []).filter((c) => !ignored(c.path, ig));
+    const changelog = (f.changelog ?? []).filter((c) => !ignored(c.path, ig) && !ignored(indexPaths.get(c) ?? c.path, ig));
     return changelog.length ? [{ ...f, changelog }] : [];
   });
 }

@@ -1,7 +1,8 @@
 // The report's other formats: a console table per stack, Markdown (a PR comment or a CI job
 // summary) and JUnit XML (one test case per stack). Values come from the report, where secrets are
 // already "[secret]"; long values are cut so one object cannot flood a CI log.
-import type { Change, Finding, Mark, Report, StackReport } from "./types";
+import { pathText } from "./findings";
+import type { Finding, Mark, Report, StackReport } from "./types";
 
 const MAX_VALUE = 120;
 
@@ -11,7 +12,6 @@ export function showValue(v: unknown): string {
   return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE - 1)}…` : s;
 }
 
-const pathOf = (c: Change) => c.path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join("");
 const shortUrn = (urn: string) => urn.split("::").slice(-1)[0];
 const kindOf = (type: string) => type.split(":").pop() ?? type;
 
@@ -24,13 +24,13 @@ export function rows(s: StackReport): string[][] {
   for (const f of s.findings) {
     const res = `${kindOf(f.resourceType)} ${shortUrn(f.urn)}`;
     if (f.type === "changed" && !f.changelog?.length) out.push([res, marked("changed", f.baseline), "(not named)", "", oneLine(f.reason ?? "")]);
-    else if (f.type === "changed") for (const c of f.changelog ?? []) out.push([res, marked(c.type, c.baseline), pathOf(c), showValue(c.from), showValue(c.to)]);
+    else if (f.type === "changed") for (const c of f.changelog ?? []) out.push([res, marked(c.type, c.baseline), pathText(c.path, f.resourceType), showValue(c.from), showValue(c.to)]);
     else if (f.type === "deleted") out.push([res, marked("deleted", f.baseline), "", "exists", "(gone)"]);
     else out.push([res, "unreadable", "", "", oneLine(f.message ?? "")]);
   }
   for (const f of s.resolved ?? []) {
     const res = `${kindOf(f.resourceType)} ${shortUrn(f.urn)}`;
-    if (f.changelog?.length) for (const c of f.changelog) out.push([res, "resolved", pathOf(c), "", ""]);
+    if (f.changelog?.length) for (const c of f.changelog) out.push([res, "resolved", pathText(c.path, f.resourceType), "", ""]);
     else out.push([res, "resolved", f.type === "deleted" ? "(was deleted)" : "", "", ""]);
   }
   return out;
@@ -148,7 +148,7 @@ function findingText(f: Finding): string {
   if (f.type === "deleted") return `${res}: deleted outside Pulumi (${f.urn})`;
   if (f.type === "unreadable") return `${res}: unreadable: ${f.message ?? ""} (${f.urn})`;
   if (!f.changelog?.length) return `${res}: changed, no property named: ${f.reason ?? ""} (${f.urn})`;
-  return (f.changelog ?? []).map((c) => `${res}: ${c.type} ${pathOf(c)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
+  return (f.changelog ?? []).map((c) => `${res}: ${c.type} ${pathText(c.path, f.resourceType)}: ${showValue(c.from)} -> ${showValue(c.to)}`).join("\n");
 }
 
 export function renderJunit(r: Report): string {

@@ -14,6 +14,7 @@ import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { resolveConfig } from "../config";
 import { functions } from "../functions";
 import { Operations, type OperationOptions } from "../operations";
+import { DRIFT_OUTPUT } from "../keyed";
 import { loadAll, resources } from "../resources";
 import { UNKNOWN, type ResourceDefinition } from "../resources/framework";
 import { packageVersion } from "../version";
@@ -106,7 +107,7 @@ export class ProviderServer {
         const failures = configFailures(news);
         const res = new pb.CheckResponse();
         if (failures.length) res.setFailuresList(failures.map(checkFailure));
-        else res.setInputs(toStruct(news, { keys: ["apiKey"], from: requestSecrets(req.getNews()) }));
+        else res.setInputs(toStruct(news, { keys: ["apiKey"], from: requestSecrets(undefined, req.getNews()) }));
         return res;
       }),
       diffConfig: unary(async (req: pb.DiffRequest) => toDiffResponse(configDiff(fromStruct(req.getOlds()), fromStruct(req.getNews())))),
@@ -155,14 +156,22 @@ export class ProviderServer {
 
       read: unary(async (req: pb.ReadRequest) => {
         const { kind, def } = served(req.getType(), req.getUrn());
-        const r = await this.#ops.read(kind, req.getId(), fromStruct(req.getProperties()), this.#op(req.getUrn(), req.getTimeout()));
+        const state = req.getInputs();
+        const declared = state && state.getFieldsMap().getLength() > 0 ? fromStruct(state) : undefined;
+        const r = await this.#ops.read(kind, req.getId(), fromStruct(req.getProperties()), this.#op(req.getUrn(), req.getTimeout()), declared);
         const res = new pb.ReadResponse();
         // No id: the object is gone, and the engine drops it from state.
         if (!r.id) return res;
         res.setId(r.id);
-        res.setProperties(toStruct(r.props as Props, secretSpec(def, r.props as Props, def.secretOutputs, req.getProperties(), req.getInputs())));
-        const inputs = ("inputs" in r ? (r.inputs as Props | undefined) : undefined) ?? fromStruct(req.getInputs());
-        res.setInputs(toStruct(inputs, secretSpec(def, inputs, def.secretOutputs, req.getProperties(), req.getInputs())));
+        const outs = r.drift?.length ? { ...r.props, [DRIFT_OUTPUT]: r.drift } : r.props;
+        res.setProperties(toStruct(outs, secretSpec(def, outs, def.secretOutputs, req.getProperties(), req.getInputs())));
+        // Nothing changed: the state's inputs go back as the engine sent them (secrets and all), so
+        // the refresh changes nothing. Without inputs in the request (an older engine), none go back.
+        if (r.unchanged) {
+          if (state) res.setInputs(state);
+        } else if (r.inputs) {
+          res.setInputs(toStruct(r.inputs, secretSpec(def, r.inputs, def.secretOutputs, req.getProperties(), req.getInputs())));
+        }
         return res;
       }),
 
@@ -213,7 +222,7 @@ function oldInputsOf(req: pb.DiffRequest | pb.UpdateRequest): Props | undefined 
 
 /** A response's secrets: the resource's own (whole properties, nested values) and what the request held as secret. */
 function secretSpec(def: ResourceDefinition, props: Props | undefined, keys: readonly string[] | undefined, ...from: (Struct | undefined)[]): SecretSpec {
-  return { keys: keys ?? [], paths: props && def.secretPaths ? def.secretPaths(props) : [], from: requestSecrets(...from) };
+  return { keys: keys ?? [], paths: props && def.secretPaths ? def.secretPaths(props) : [], from: requestSecrets(def.keyedLists, ...from) };
 }
 
 function errorSecrets(type: string, urn: string, request: Struct | undefined): ((props: Props) => SecretSpec) | undefined {

@@ -40,15 +40,19 @@ function unwrap(v: unknown): unknown {
 
 /**
  * The secret parts of a request, by top-level property: a property that was secret as a whole, or
- * held a secret that is not a string, is `whole`; otherwise its secret strings are listed.
+ * held a secret that is not a string, is `whole`; otherwise its secret strings are listed. In a
+ * keyed list (env vars by key), each item's secret fields are also kept by the item's key, so the
+ * same field stays secret when its value has changed (a refresh of a rotated secret).
  */
 export interface RequestSecrets {
   whole: Set<string>;
   strings: Map<string, Set<string>>;
+  /** Keyed list -> the field items are known by, and by item key its secret fields and their values. */
+  items: Map<string, { idField: string; byId: Map<string, { fields: Set<string>; values: Set<string> }> }>;
 }
 
-export function requestSecrets(...structs: (Struct | undefined)[]): RequestSecrets {
-  const found: RequestSecrets = { whole: new Set(), strings: new Map() };
+export function requestSecrets(keyed: Record<string, string> | undefined, ...structs: (Struct | undefined)[]): RequestSecrets {
+  const found: RequestSecrets = { whole: new Set(), strings: new Map(), items: new Map() };
   const walk = (key: string, v: unknown, top: boolean): void => {
     if (isSecretValue(v)) {
       const inner = v.value;
@@ -57,7 +61,24 @@ export function requestSecrets(...structs: (Struct | undefined)[]): RequestSecre
     } else if (Array.isArray(v)) v.forEach((x) => walk(key, x, false));
     else if (v && typeof v === "object") Object.values(v).forEach((x) => walk(key, x, false));
   };
-  for (const s of structs) for (const [key, v] of Object.entries(s?.toJavaScript() ?? {})) walk(key, v, true);
+  for (const s of structs) {
+    for (const [key, v] of Object.entries(s?.toJavaScript() ?? {})) {
+      walk(key, v, true);
+      const idField = keyed?.[key];
+      if (!idField || !Array.isArray(v)) continue;
+      for (const item of v) {
+        const id = item && typeof item === "object" ? (item as Record<string, unknown>)[idField] : undefined;
+        if (typeof id !== "string") continue;
+        for (const [field, x] of Object.entries(item as Record<string, unknown>)) {
+          if (!isSecretValue(x) || typeof x.value !== "string") continue;
+          const { byId } = found.items.get(key) ?? found.items.set(key, { idField, byId: new Map() }).get(key)!;
+          const entry = byId.get(id) ?? byId.set(id, { fields: new Set(), values: new Set() }).get(id)!;
+          entry.fields.add(field);
+          entry.values.add(x.value);
+        }
+      }
+    }
+  }
   return found;
 }
 
@@ -83,6 +104,15 @@ export function toStruct(props: Props | undefined, secrets: readonly string[] | 
   for (const [key, values] of spec.from?.strings ?? []) {
     if (whole.has(key)) continue;
     const found = new Set<string>();
+    // Items of a keyed list keep their secret fields by key, whatever their values are now.
+    const items = spec.from?.items.get(key);
+    if (items && Array.isArray(clean[key])) {
+      (clean[key] as Record<string, unknown>[]).forEach((item, i) => {
+        const entry = items.byId.get(String(item?.[items.idField]));
+        for (const field of entry?.fields ?? []) if (item[field] !== undefined) paths.push([key, i, field]);
+      });
+      for (const entry of items.byId.values()) for (const v of entry.values) found.add(v);
+    }
     collectStrings(clean[key], [key], values, paths, found);
     // A secret the handler rewrote (trimmed, folded into a JSON document) cannot be found by value:
     // the whole property stays secret rather than let it reach state in plain text.
@@ -113,3 +143,4 @@ function collectStrings(v: unknown, at: SecretPath, values: Set<string>, out: Se
   } else if (Array.isArray(v)) v.forEach((x, i) => collectStrings(x, [...at, i], values, out, found));
   else if (v && typeof v === "object" && !isSecretValue(v)) for (const [k, x] of Object.entries(v)) collectStrings(x, [...at, k], values, out, found);
 }
+

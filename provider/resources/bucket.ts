@@ -69,6 +69,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     format: "<workspaceId>/<region>/<name>",
     note: "A bare `<name>` is looked up in the configured workspace's default region. The resource's id in state is the bucket's name. CORS rules and a policy the bucket has are imported too.",
   },
+  inputsOf: (o) => inputsOf(o),
 
   // ---- check ----
   check(olds, news, who = {}) {
@@ -127,13 +128,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
     const corsRules = importing && !rules?.length ? null : rules;
     const live = olds.policy != null || importing ? await readPolicy(ctx, loc, b.name) : null;
     const outs = toOutputs(b, { ...loc, corsRules, policy: canonicalPolicy(live), inputs: olds });
-    // A policy removed out of band is null here: the program's policy then shows as a change, and up puts it back.
-    const inputs: Record<string, unknown> = { name: outs.name, region: outs.region, forceDestroy: outs.forceDestroy };
-    if (olds.__autoNamed) inputs.__autoNamed = true;
-    if (outs.visibility) inputs.visibility = outs.visibility;
-    if (corsRules) inputs.corsRules = corsRules;
-    if (outs.policy) inputs.policy = outs.policy;
-    return { id: b.name, props: outs, inputs: inputs as BucketInputs };
+    return { id: b.name, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -243,6 +238,16 @@ function toOutputs(
     // Who the bucket is (its URN, or the SDK's identity), so a delete can find what the program now declares.
     ...(s.inputs.__identity ? { __identity: s.inputs.__identity } : {}),
   };
+}
+
+/** A policy removed out of band is null: the program's policy then shows as a change, and up puts it back. */
+function inputsOf(o: BucketOutputs): BucketInputs {
+  const inputs: BucketInputs = { name: o.name, region: o.region, forceDestroy: o.forceDestroy };
+  if (o.__autoNamed) inputs.__autoNamed = true;
+  if (o.visibility) inputs.visibility = o.visibility as BucketInputs["visibility"];
+  if (o.corsRules) inputs.corsRules = o.corsRules;
+  if (o.policy) inputs.policy = o.policy;
+  return inputs;
 }
 
 /** A policy given as text must hold a JSON object (an access-policy document). */

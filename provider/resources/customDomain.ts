@@ -69,6 +69,7 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
   outputs: customDomainOutputs,
   deleteBeforeReplace: true,
   importId: { format: "<serviceId>/<domainId>", note: "The resource's id in state is the custom domain's id." },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(customDomainInputs, news),
@@ -97,7 +98,7 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
     const d = await findCustomDomain(ctx, serviceId, domainId);
     if (!d) return {};
     const outs = toOutputs(d, serviceId);
-    return { id: domainId, props: outs, inputs: { serviceId: outs.serviceId, domain: outs.domain } };
+    return { id: domainId, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- delete ----
@@ -156,6 +157,11 @@ export function toOutputs(d: V1CustomDomain, serviceId: string): CustomDomainOut
 
 export const describeRecord = (r: TargetRecordOutput) => `${r.type} ${r.fqdn} -> ${r.content}`;
 const describeRecords = (rs: TargetRecordOutput[]) => rs.map(describeRecord).join(", ") || "nothing";
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: CustomDomainOutputs): CustomDomainInputs {
+  return ({ serviceId: o.serviceId, domain: o.domain });
+}
 
 // ---- functions ----
 export const getCustomDomains = defineFunction<{ serviceId: string }>("getCustomDomains", {

@@ -39,6 +39,7 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
   outputs: customDomainVerificationOutputs,
   stableOutputs: ["serviceId", "domain"],
   importId: { format: "<serviceId>/<domainId>", note: "The resource's id in state is the custom domain's id." },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(customDomainVerificationInputs, news),
@@ -59,9 +60,7 @@ export const CustomDomainVerification = defineResource<CustomDomainVerificationI
     const d = await recheck(ctx, domainId, olds.serviceId || fromId);
     if (!d) return {};
     const outs = toOutputs(d, olds.serviceId || fromId, olds.timeout ?? null);
-    const inputs: CustomDomainVerificationInputs = { domainId };
-    if (outs.timeout) inputs.timeout = outs.timeout;
-    return { id: domainId, props: outs, inputs };
+    return { id: domainId, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -143,4 +142,9 @@ function toOutputs(d: V1CustomDomain, serviceId: string | undefined, timeout: st
     verifiedAt: o.verifiedAt,
     timeout,
   };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: CustomDomainVerificationOutputs): CustomDomainVerificationInputs {
+  return ({ domainId: o.domainId, ...(o.timeout ? { timeout: o.timeout } : {}) });
 }

@@ -65,6 +65,7 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
   derivedOutputs: ["name"],
   deleteBeforeReplace: true,
   importId: { format: "<zoneId>/<recordId>", note: "The resource's id in state is the record's id." },
+  inputsOf: (o) => toInputs(o),
 
   // ---- check ----
   check(_olds, news) {

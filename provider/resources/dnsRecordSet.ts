@@ -10,7 +10,7 @@ import { ConflictError } from "../client";
 import { findRecord, listRecords, recordBody, recordFields, recordOutputFields, recordSpec, recordView, zoneNameOf } from "./dnsRecord";
 import { normaliseRecord, recordFailures, recordKey, type RecordSpec } from "./dnsRecordRules";
 import {
-  type CheckFailure, checkWith, type Context, defineResource, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown,
+  type CheckFailure, checkWith, type Context, defineResource, type PropertyChange, deleteIgnoringNotFound, findOrUndefined, isImport, isUnknown,
   ResourceInitError, splitFirst, statePart,
 } from "./framework";
 import { id } from "./rules";
@@ -45,6 +45,7 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
     format: "<zoneId>/<recordId>,<recordId>,...",
     note: "The set takes over exactly the records named; the zone's other records stay outside it. The imported set keeps this id.",
   },
+  inputsOf,
 
   // ---- check ----
   check(_olds, news) {
@@ -77,7 +78,8 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
     if (isUnknown(news.records)) return { changes: true, replaces: [] };
     const plan = matchRecords(desiredOf(news.records, olds.zoneName), olds.records ?? []);
     const changes = plan.create.length + plan.edit.length + plan.remove.length > 0 || plan.keep.some(([d, c]) => !sameExtras(d, c));
-    return { changes, replaces: [] };
+    const detailedDiff: Record<string, PropertyChange> = changes ? { records: { kind: "update", replace: false } } : {};
+    return { changes, replaces: [], detailedDiff };
   },
 
   // ---- create ----
@@ -108,7 +110,7 @@ export const DnsRecordSet = defineResource<DnsRecordSetInputs, DnsRecordSetOutpu
       return r ? [toManaged(r, zoneName)] : [];
     });
     const outs = { zoneId, zoneName, records };
-    return { id, props: outs, inputs: { zoneId, records: records.map(recordSpec) } };
+    return { id, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -240,3 +242,8 @@ function initError(err: unknown, id: string, outs: DnsRecordSetOutputs): Resourc
 
 // ---- mappers ----
 const toManaged = (r: V1DnsRecord, zoneName: string): ManagedRecord => ({ id: r.id, ...recordView(r, zoneName) });
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: DnsRecordSetOutputs): DnsRecordSetInputs {
+  return ({ zoneId: o.zoneId, records: o.records.map(recordSpec) });
+}

@@ -62,6 +62,7 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
   outputs: dnsZoneOutputs,
   deleteBeforeReplace: true,
   importId: { format: "<zoneId>", note: "The zone is looked up in the configured workspace." },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(dnsZoneInputs, news),
@@ -84,7 +85,7 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
     const zone = await findZone(ctx, id, ws);
     if (!zone) return {};
     const outs = toOutputs(zone, ws);
-    return { id, props: outs, inputs: { name: outs.name } };
+    return { id, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- delete ----
@@ -126,6 +127,11 @@ export function toOutputs(z: V1DnsZone, workspaceId?: string): DnsZoneOutputs {
     createdAt: z.createdAt ?? null,
     updatedAt: z.updatedAt ?? null,
   };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: DnsZoneOutputs): DnsZoneInputs {
+  return ({ name: o.name });
 }
 
 // ---- functions ----

@@ -34,6 +34,7 @@ export const DnsZoneVerification = defineResource<DnsZoneVerificationInputs, Dns
   outputs: dnsZoneVerificationOutputs,
   stableOutputs: ["name"],
   importId: { format: "<zoneId>", note: "The zone is looked up in the configured workspace." },
+  inputsOf: (o) => compactInputs(o),
 
   // ---- check ----
   check: (_olds, news) => checkWith(dnsZoneVerificationInputs, news),

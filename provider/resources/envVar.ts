@@ -35,6 +35,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
   deleteBeforeReplace: true,
   importId: { format: "<serviceId>/<key>", note: "The same as the id a create gives it." },
   secretOutputs: ["value"],
+  inputsOf,
 
   // ---- check ----
   check(_olds, news) {
@@ -68,7 +69,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
     // A read-only key sees a blanked secret: keep the last known value instead of reporting drift.
     const value = v.secret && (v.value ?? "") === "" && olds.value ? olds.value : (v.value ?? "");
     const outs = toOutputs({ serviceId, key, value, scope: v.scope as EnvVarInputs["scope"], secret: v.secret }, olds.pendingRedeploy ?? false);
-    return { id, props: outs, inputs: { serviceId, key, value, scope: outs.scope as EnvVarInputs["scope"], secret: outs.secret } };
+    return { id, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -106,4 +107,9 @@ function locate(id: string, olds: { serviceId?: string; key?: string }): [string
 
 function toOutputs(i: EnvVarInputs, pendingRedeploy: boolean): EnvVarOutputs {
   return { serviceId: i.serviceId, key: i.key, value: i.value, scope: i.scope ?? "ALL", secret: i.secret ?? false, pendingRedeploy };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: EnvVarOutputs): EnvVarInputs {
+  return ({ serviceId: o.serviceId, key: o.key, value: o.value, scope: o.scope as EnvVarInputs["scope"], secret: o.secret });
 }

@@ -33,6 +33,7 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
   outputs: environmentOutputs,
   deleteBeforeReplace: true,
   importId: { format: "<environmentId>" },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(environmentInputs, news),
@@ -55,7 +56,7 @@ export const Environment = defineResource<EnvironmentInputs, EnvironmentOutputs>
     const env = await findEnvironment(ctx, id);
     if (!env) return {};
     const outs = toOutputs(env);
-    return { id, props: outs, inputs: { projectId: outs.projectId, name: outs.name } };
+    return { id, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- delete ----
@@ -81,6 +82,11 @@ function toOutputs(e: V1Environment): EnvironmentOutputs {
     createdAt: e.createdAt ?? null,
     updatedAt: e.updatedAt ?? null,
   };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: EnvironmentOutputs): EnvironmentInputs {
+  return ({ projectId: o.projectId, name: o.name });
 }
 
 // ---- functions ----

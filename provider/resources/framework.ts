@@ -96,6 +96,16 @@ export interface ResourceDefinition<I extends Record<string, unknown> = any, O e
   derivedOutputs?: string[];
   /** Values nested in outputs (and inputs) that are secret, by path: one env var's value, not the whole list. */
   secretPaths?(props: Record<string, unknown>): SecretPath[];
+  /**
+   * List inputs whose items are known by one field (`envVars` by `key`, `secretFiles` by `path`):
+   * drift names an item by it, secrets follow it, and the dynamic SDK keeps the list as a map by it.
+   */
+  keyedLists?: Record<string, string>;
+  /**
+   * The inputs these outputs stand for, in check's normal form: what read reports, and what a
+   * refresh of the dynamic SDK (which is not given the state's inputs) compares against.
+   */
+  inputsOf?(outputs: O): I;
   check?(olds: Partial<I>, news: Record<string, unknown>, who?: CheckContext): CheckResult<I> | Promise<CheckResult<I>>;
   diff?(id: string, olds: O, news: I): DiffResult | Promise<DiffResult>;
   create(ctx: Context, inputs: I): Promise<CreateResult<O>>;

@@ -66,6 +66,7 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
   outputs: mailDomainOutputs,
   deleteBeforeReplace: true,
   importId: { format: "<workspaceId>/<domainId>", note: "A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id." },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(mailDomainInputs, news),
@@ -94,7 +95,7 @@ export const MailDomain = defineResource<MailDomainInputs, MailDomainOutputs>({
     const detail = await findMailDomain(ctx, ws, domainId);
     if (!detail) return {};
     const outs = toOutputs(detail, ws);
-    return { id: domainId, props: outs, inputs: { name: outs.name, ...(outs.region ? { region: outs.region } : {}) } };
+    return { id: domainId, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- delete ----
@@ -155,6 +156,11 @@ export function toOutputs(d: V1MailDomainDetail, workspaceId: string): MailDomai
     verifiedAt: d.domain.verifiedAt ?? null,
     createdAt: d.domain.createdAt ?? null,
   };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: MailDomainOutputs): MailDomainInputs {
+  return ({ name: o.name, ...(o.region ? { region: o.region } : {}) });
 }
 
 // ---- functions ----

@@ -44,6 +44,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
   outputs: mailDomainVerificationOutputs,
   stableOutputs: ["name"],
   importId: { format: "<workspaceId>/<domainId>", note: "A bare `<domainId>` is looked up in the configured workspace. The resource's id in state is the domain's id." },
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(mailDomainVerificationInputs, news),
@@ -65,9 +66,7 @@ export const MailDomainVerification = defineResource<MailDomainVerificationInput
     const detail = await recheck(ctx, ws, domainId);
     if (!detail) return {};
     const outs = toOutputs(detail, ws, domainId, olds.timeout ?? null);
-    const inputs: MailDomainVerificationInputs = { domainId: outs.domainId, workspaceId: ws };
-    if (outs.timeout) inputs.timeout = outs.timeout;
-    return { id: domainId, props: outs, inputs };
+    return { id: domainId, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -154,4 +153,9 @@ function toOutputs(d: V1MailDomainDetail, workspaceId: string, domainId: string,
     verifiedAt: d.domain.verifiedAt ?? null,
     timeout,
   };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: MailDomainVerificationOutputs): MailDomainVerificationInputs {
+  return ({ domainId: o.domainId, workspaceId: o.workspaceId, ...(o.timeout ? { timeout: o.timeout } : {}) });
 }

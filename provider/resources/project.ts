@@ -45,6 +45,7 @@ export const Project = defineResource<ProjectInputs, ProjectOutputs>({
   stableOutputs: ["paused", "pausedAt", "createdAt"],
   deleteBeforeReplace: true,
   importId: { format: "<projectId>" },
+  inputsOf: (o) => toInputs(o),
 
   // ---- check ----
   check: (_olds, news) => checkWith(projectInputs, news),

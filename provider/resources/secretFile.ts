@@ -32,6 +32,7 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
   deleteBeforeReplace: true,
   importId: { format: "<serviceId>:<path>", note: "The same as the id a create gives it." },
   secretOutputs: ["content"],
+  inputsOf,
 
   // ---- check ----
   check: (_olds, news) => checkWith(secretFileInputs, news),
@@ -53,7 +54,7 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
     // A read-only key sees blanked contents: keep the last known content instead of reporting drift.
     const content = (f.content ?? "") === "" && olds.content !== undefined ? olds.content : (f.content ?? "");
     const outs = { serviceId, path: f.path, content, pendingRedeploy: olds.pendingRedeploy ?? false };
-    return { id, props: outs, inputs: { serviceId: outs.serviceId, path: outs.path, content } };
+    return { id, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- update ----
@@ -90,4 +91,9 @@ function locate(id: string, olds: { serviceId?: string; path?: string }): [strin
   const [serviceId, path] = splitFirst(id, ":");
   if (!serviceId || !path) throw new Error(`SecretFile id '${id}': expected <serviceId>:<path>`);
   return [serviceId, path];
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: SecretFileOutputs): SecretFileInputs {
+  return ({ serviceId: o.serviceId, path: o.path, content: o.content });
 }

@@ -2,6 +2,7 @@
 // §2.3-2.4, §4.3-4.5). Env vars and secret files go in the create body, so the first deploy has
 // them; later changes go through their own routes and redeploy only when asked to.
 import { serviceApi } from "../api/endpoints/services";
+import { KEYED_LISTS } from "../keyed";
 import {
   checkWith, compact, defineResource, deleteIgnoringNotFound, diffWith, isImport, ResourceInitError, same,
 } from "./framework";
@@ -33,6 +34,8 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     ...listOf<SecretFileItem>(p.secretFiles).map((_, i) => ["secretFiles", i, "content"]),
   ],
   stableOutputs: stableOutputs,
+  keyedLists: KEYED_LISTS.Service,
+  inputsOf: (o) => toInputs(o),
 
   // ---- check ----
   check(_olds, news) {

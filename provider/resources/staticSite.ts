@@ -70,6 +70,8 @@ export const StaticSite = defineResource<StaticSiteInputs, StaticSiteOutputs>({
     note: "The site's content cannot be read back: the program must give `path` (an import writes a placeholder that check refuses until it is replaced), and the next `up` deploys that content.",
   },
 
+  inputsOf: (o) => toInputs(o),
+
   // ---- check ----
   check(_olds, news) {
     const r = checkWith<StaticSiteInputs>(staticSiteInputs, news);

@@ -34,6 +34,7 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
   outputs: suppressionOutputs,
   deleteBeforeReplace: true,
   importId: { format: "<workspaceId>/<address>", note: "A bare `<address>` is looked up in the configured workspace. The resource's id in state is the address." },
+  inputsOf,
 
   // ---- check ----
   check(_olds, news) {
@@ -62,7 +63,7 @@ export const Suppression = defineResource<SuppressionInputs, SuppressionOutputs>
     const s = await findSuppression(ctx, olds.address ?? address, ws);
     if (!s) return {};
     const outs = toOutputs(s, ws);
-    return { id: outs.address, props: outs, inputs: { address: outs.address } };
+    return { id: outs.address, props: outs, inputs: inputsOf(outs) };
   },
 
   // ---- delete ----
@@ -103,4 +104,9 @@ function splitId(id: string): [string | undefined, string] {
 
 function toOutputs(s: V1Suppression, workspaceId?: string): SuppressionOutputs {
   return { address: s.address.toLowerCase(), reason: s.reason ?? null, workspaceId: workspaceId ?? null, createdAt: s.createdAt ?? null };
+}
+
+/** The inputs the outputs stand for (what read reports). */
+function inputsOf(o: SuppressionOutputs): SuppressionInputs {
+  return ({ address: o.address });
 }

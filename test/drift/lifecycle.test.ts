@@ -4,8 +4,9 @@
 // Right after `up` every stack is clean and the check writes no state; then each gets the same
 // out-of-band changes (an env var changed, a secret env var changed, the image changed, a DNS
 // record deleted, a bucket's CORS edited, and the project's description, which is under
-// ignoreChanges), and every format reports exactly those findings, with secrets shown only as
-// [secret]. Then --remediate restores the dynamic stack; on the native one --plan lists what `up`
+// ignoreChanges), and every format reports exactly those findings, env vars named by key (the
+// plain one with its two values beside the rotated secret) on every SDK, with secrets shown only
+// as [secret]. Then --remediate restores the dynamic stack; on the native one --plan lists what `up`
 // would do once the program names another zone, --remediate refuses that replacing plan and
 // --allow-replace carries it out. Everything is destroyed.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ import { ROOT } from "../../scripts/pulumi-env";
 import type { Report, StackReport } from "../../provider/drift/types";
 import { emulator, type TestEmulator } from "../support/emulator";
 import { PROGRAMS } from "../support/stack";
+import { pathText } from "../../provider/drift/findings";
 import { backendState, destroyStack, drift, fleetEnv, makeDrift, otherStack, run, tsStack, type FleetStack } from "./fleet";
 
 jest.setTimeout(1_800_000);
@@ -51,7 +53,7 @@ function lines(s: StackReport): string[] {
   return s.findings.flatMap((f) => {
     const res = `${f.resourceType.split(":").pop()} ${f.urn.split("::").pop()}`;
     if (f.type !== "changed") return [`${res} ${f.type}`];
-    return (f.changelog ?? []).map((c) => `${res} ${c.type} ${c.path.join(".")}: ${JSON.stringify(c.from)} -> ${JSON.stringify(c.to)}`);
+    return (f.changelog ?? []).map((c) => `${res} ${c.type} ${pathText(c.path, f.resourceType)}: ${JSON.stringify(c.from)} -> ${JSON.stringify(c.to)}`);
   }).sort();
 }
 
@@ -111,7 +113,7 @@ describe("after changes made outside Pulumi", () => {
     expect(report).toMatchObject({ schemaVersion: 1, tool: "cloudplatform-drift" });
     expect(report.summary).toEqual({ stacksChecked: 4, stacksDrifted: 4, stacksFailed: 0, resourcesChecked: 24, resourcesDrifted: 12, resourcesUnreadable: 0 });
     for (const s of report.stacks) {
-      expect([s.name, lines(s)]).toEqual([s.name, expectedOf(s.name)]);
+      expect([s.name, lines(s)]).toEqual([s.name, EXPECTED]);
       expect(s.status).toBe("drifted");
     }
   });
@@ -124,12 +126,11 @@ describe("after changes made outside Pulumi", () => {
       const md = section(out.markdown, `### ${stack}`);
       const junit = out.junit.slice(out.junit.indexOf(`name="${stack}"`), out.junit.indexOf("</testcase>", out.junit.indexOf(`name="${stack}"`)));
       for (const [needle, n] of ROWS) {
-        const count = needle === "Service web" && stack.endsWith("/dyn") ? n - DYNAMIC_ENV_GAP : n;
-        expect([stack, "console", needle, con.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "console", needle, count]);
-        expect([stack, "markdown", needle, md.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "markdown", needle, count]);
-        expect([stack, "junit", needle, junit.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "junit", needle, count]);
+        expect([stack, "console", needle, con.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "console", needle, n]);
+        expect([stack, "markdown", needle, md.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "markdown", needle, n]);
+        expect([stack, "junit", needle, junit.split("\n").filter((l) => l.includes(needle)).length]).toEqual([stack, "junit", needle, n]);
       }
-      expect(con.split("\n").length - 2).toBe(expectedOf(stack).length);
+      expect(con.split("\n").length - 2).toBe(EXPECTED.length);
     }
     expect(out.junit).toMatch(/<testsuites name="cloudplatform-drift" tests="4" failures="4" errors="0"/);
     expect(out.markdown).toMatch(/\*\*4\*\* stacks checked: \*\*4\*\* drifted, \*\*0\*\* failed\. \*\*12\*\* of 24 resources drifted/);
@@ -188,21 +189,17 @@ describe("after changes made outside Pulumi", () => {
   });
 });
 
-/** What every stack reports: the service's three changes, the record deleted, the CORS rule; not the ignored description. */
+/**
+ * What every stack reports, on every SDK: the service's env vars by key (the plain one with its
+ * two values beside the rotated secret), its image, the record deleted, the CORS rule; not the
+ * ignored description.
+ */
 const EXPECTED = [
-  'Bucket assets update corsRules.0.allowedOrigins.0: "https://shop.example.com" -> "https://evil.example.com"',
+  'Bucket assets update corsRules[0].allowedOrigins[0]: "https://shop.example.com" -> "https://evil.example.com"',
   "DnsRecord www deleted",
-  'Service web update envVars.0.value: "[secret]" -> "[secret]"',
-  'Service web update envVars.1.value: "[secret]" -> "[secret]"',
+  'Service web update envVars[MODE].value: "production" -> "debug"',
+  'Service web update envVars[TOKEN].value: "[secret]" -> "[secret]"',
   'Service web update image: "nginx:1.27" -> "nginx:1.28"',
 ];
-/**
- * The dynamic SDK's limit (docs/drift.md, "Known gaps"): Pulumi's dynamic provider host takes no
- * secrets, so the engine marks the whole env var list secret once one value is, and its diff names
- * no property; the list reads [secret] on both sides and cannot be compared. The dynamic stack's
- * service shows its image change only.
- */
-const DYNAMIC_ENV_GAP = 2;
-const expectedOf = (stack: string) => (stack.endsWith("/dyn") ? EXPECTED.filter((l) => !l.includes("envVars")) : EXPECTED);
 /** The console, Markdown and JUnit lines of each resource. */
 const ROWS: [string, number][] = [["Bucket assets", 1], ["DnsRecord www", 1], ["Service web", 3]];

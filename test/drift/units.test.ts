@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { classify } from "../../provider/drift/failures";
 import { checkpointResources, fileBackendDir } from "../../provider/drift/ignores";
-import { changelog, FindingCollector, parsePath, valueAt } from "../../provider/drift/findings";
+import { changelog, FindingCollector, parsePath, pathText, valueAt, withoutIgnored } from "../../provider/drift/findings";
 import { buildReport, exitCode, mergeReports, parseReport } from "../../provider/drift/report";
 import { render } from "../../provider/drift/cli";
 import { emailHtml, emailText } from "../../provider/drift/notify";
@@ -50,10 +50,58 @@ test("a secret on either side shows as [secret] on both", () => {
     { "envVars[0].value": { diffKind: "update" }, "files[0]": { diffKind: "add" } },
   ));
   expect(log).toEqual([
-    { type: "update", path: ["envVars", "0", "value"], from: "[secret]", to: "[secret]" },
+    { type: "update", path: ["envVars", "T", "value"], from: "[secret]", to: "[secret]" },
     { type: "create", path: ["files", "0"], to: "[secret]" },
   ]);
   expect(JSON.stringify(log)).not.toMatch(/s3cr3t/);
+});
+
+test("env vars and secret files are named by key, wherever the state's sorted list put them", () => {
+  const secret = (value: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
+  // The native SDK: the engine's detailed diff indexes the sorted list; a plain value beside a rotated secret shows its two values.
+  const olds = { envVars: [{ key: "JWT_SECRET", value: "[secret]", secret: true }, { key: "MODE", value: "calm" }], secretFiles: [{ path: "/etc/a.json", content: "[secret]" }] };
+  const news = { envVars: [{ key: "JWT_SECRET", value: "[secret]", secret: true }, { key: "MODE", value: "panic" }], secretFiles: [{ path: "/etc/a.json", content: "[secret]" }] };
+  const native = changelog(meta(olds, news, { "envVars[0].value": { diffKind: "update" }, "envVars[1].value": { diffKind: "update" }, "secretFiles[0].content": { diffKind: "update" } }));
+  expect(native).toEqual([
+    { type: "update", path: ["envVars", "JWT_SECRET", "value"], from: "[secret]", to: "[secret]" },
+    { type: "update", path: ["envVars", "MODE", "value"], from: "calm", to: "panic" },
+    { type: "update", path: ["secretFiles", "/etc/a.json", "content"], from: "[secret]", to: "[secret]" },
+  ]);
+  // The provider's own account (its read's `__drift` output) names them by key on either SDK; the
+  // dynamic SDK's inputs hold the lists as maps by key.
+  const drift = [{ path: ["envVars", "JWT_SECRET", "value"], kind: "update" }, { path: ["envVars", "MODE", "value"], kind: "update" }, { path: ["envVars", "NEW"], kind: "add" }, { path: ["image"], kind: "update" }];
+  const dynamic = {
+    ...meta(
+      { image: "a", envVars: { JWT_SECRET: { value: secret("old-s3cr3t"), secret: true }, MODE: { value: "calm" } } },
+      { image: "b", envVars: { JWT_SECRET: { value: secret("new-s3cr3t"), secret: true }, MODE: { value: "panic" }, NEW: { value: "x" } } },
+    ),
+    type: "pulumi-nodejs:dynamic/cloudplatform:Service",
+  } as StepEventMetadata;
+  (dynamic.new as any).outputs = { __drift: drift };
+  const expected = [
+    { type: "update", path: ["envVars", "JWT_SECRET", "value"], from: "[secret]", to: "[secret]" },
+    { type: "update", path: ["envVars", "MODE", "value"], from: "calm", to: "panic" },
+    { type: "create", path: ["envVars", "NEW"], to: { value: "x" } },
+    { type: "update", path: ["image"], from: "a", to: "b" },
+  ];
+  expect(changelog(dynamic)).toEqual(expected);
+  const nativeDrift = meta(
+    { image: "a", envVars: [{ key: "JWT_SECRET", value: "[secret]", secret: true }, { key: "MODE", value: "calm" }] },
+    { image: "b", envVars: [{ key: "JWT_SECRET", value: "[secret]", secret: true }, { key: "MODE", value: "panic" }, { key: "NEW", value: "x" }] },
+  );
+  (nativeDrift.new as any).outputs = { __drift: drift };
+  expect(changelog(nativeDrift)).toEqual(expected.map((c) => (c.path[1] === "NEW" ? { ...c, to: { key: "NEW", value: "x" } } : c)));
+  expect(JSON.stringify(changelog(dynamic))).not.toMatch(/s3cr3t/);
+  // ignoreChanges written against the native state's sorted list hides the change it names.
+  const nativeFinding = { type: "changed" as const, urn: "urn:pulumi:s::p::cloudplatform:index:Service::web", resourceType: "cloudplatform:index:Service", changelog: changelog(nativeDrift) };
+  expect(withoutIgnored([nativeFinding], new Map([[nativeFinding.urn, ["envVars[1].value", "image"]]]))[0].changelog!.map((c) => pathText(c.path, c.path[0] === "envVars" ? "cloudplatform:index:Service" : ""))).toEqual(["envVars[JWT_SECRET].value", "envVars[NEW]"]);
+  // Shown as people read them; ignoreChanges written against the state's sorted list still applies.
+  expect(pathText(["envVars", "MODE", "value"], "cloudplatform:index:Service")).toBe("envVars[MODE].value");
+  expect(pathText(["secretFiles", "/etc/a.json", "content"], "pulumi-nodejs:dynamic/cloudplatform:Service")).toBe('secretFiles["/etc/a.json"].content');
+  expect(pathText(["corsRules", "0", "allowedOrigins", "1"], "cloudplatform:index:Bucket")).toBe("corsRules[0].allowedOrigins[1]");
+  const finding = { type: "changed" as const, urn: "urn:pulumi:s::p::cloudplatform:index:Service::web", resourceType: "cloudplatform:index:Service", changelog: native };
+  const kept = withoutIgnored([finding], new Map([[finding.urn, ["envVars[1].value"]]]));
+  expect(kept[0].changelog!.map((c) => c.path.join("."))).toEqual(["envVars.JWT_SECRET.value", "secretFiles./etc/a.json.content"]);
 });
 
 test("events: a deleted resource, a changed one, an unreadable one with its message; providers and components are not counted", () => {
@@ -97,7 +145,7 @@ const drifted = stack("organization/app/prod", "drifted", {
   findings: [
     { type: "changed", urn: "urn:pulumi:prod::app::cloudplatform:index:Service::web", resourceType: "cloudplatform:index:Service", changelog: [
       { type: "update", path: ["image"], from: "nginx:1.27", to: "nginx:1.28" },
-      { type: "update", path: ["envVars", "1", "value"], from: "[secret]", to: "[secret]" },
+      { type: "update", path: ["envVars", "TOKEN", "value"], from: "[secret]", to: "[secret]" },
     ] },
     { type: "deleted", urn: "urn:pulumi:prod::app::cloudplatform:index:DnsRecord::www", resourceType: "cloudplatform:index:DnsRecord" },
   ],
@@ -127,7 +175,7 @@ test("every format names each finding and shows a secret only as [secret]", () =
     expect(text).toMatch(/www/);
   }
   expect(render(r, "junit")).toMatch(/<testcase classname="app" name="organization\/app\/prod"[^>]*>\s*<failure message="2 resources drifted"/);
-  expect(render(r, "markdown")).toMatch(/\| Service web \| update \| `envVars\[1\]\.value` \| `\[secret\]` \| `\[secret\]` \|/);
+  expect(render(r, "markdown")).toMatch(/\| Service web \| update \| `envVars\[TOKEN\]\.value` \| `\[secret\]` \| `\[secret\]` \|/);
 });
 
 test("ignoreChanges paths from state hide the changes under them, and a finding left with none", () => {

@@ -51,15 +51,22 @@ async function runPython(script: string, env: Record<string, string> = {}): Prom
   return JSON.parse(stdout.trim().split("\n").pop()!);
 }
 
-test("a Python program: Project and Environment through the plugin, up, empty preview, drift repaired, destroy", async () => {
+test("a Python program: up, empty preview, drift repaired; an update and a replacement, refresh --yes and up, then no refresh change; destroy", async () => {
   expect(await runPython("lifecycle.py")).toEqual({
-    up: { create: 3 },
+    // the stack, the project, its environment, a service and a zone
+    up: { create: 5 },
     kind: "PROD",
     description: "v1",
     preview: {},
     drift: { update: 1 },
+    // what the refresh found: the description, its only change
+    driftRefresh: ["Project::app diff description", "Project::app inputs description"],
     repair: { update: 1 },
     repaired: "v1",
+    change: { update: 1, replace: 1 },
+    afterRefresh: {},
+    // refresh --yes, refresh --preview-only, preview --refresh and up --refresh: no diff, no input rewritten
+    refreshChanges: [],
     left: 0,
   });
   expect(await emu.leftovers()).toEqual({});

@@ -1,11 +1,12 @@
 // The native plugin through the real Pulumi CLI, found through Pulumi.yaml's plugins.providers
 // path: a project, an environment, a service with secrets and the mail flow in its parts
 // (DnsZone, MailDomain, DnsRecordSet, MailDomainVerification) go through up, no-change preview,
-// drift found by refresh and repaired by up, update, replace and destroy. Neither the state nor
-// the verbose engine log holds a secret in plain text.
+// drift found by refresh and repaired by up, update, replace, refresh --yes and up after which a
+// refresh changes nothing, and destroy. Neither the state nor the verbose engine log holds a secret
+// in plain text.
 import { expectAllGone, expectAllLive, stackResources } from "../support/check-destroy";
 import { emulator, type TestEmulator } from "../support/emulator";
-import { changes, expectNoDrift, testStack } from "../support/stack";
+import { changes, expectNoDrift, refreshRecorder, testStack } from "../support/stack";
 
 jest.setTimeout(300_000);
 
@@ -79,6 +80,14 @@ test("native resources: up, empty preview, drift, update, replace, destroy, no p
     const engineDump = /"msg":"(Marshaling property for RPC|Unmarshaling property for RPC|Planner decided (not )?to)/;
     const leaking = replaced.stderr.split("\n").filter((l) => noPlainSecrets(l).length > 0 && !engineDump.test(l));
     expect(leaking).toEqual([]);
+
+    // after the update and the replacement, refresh --yes and up change nothing, and a refresh
+    // then finds no change, not even a resource's inputs rewritten
+    const refreshed = refreshRecorder({ standalone: true });
+    await s.stack.refresh({ onEvent: refreshed.onEvent });
+    expect(refreshed.changes).toEqual([]);
+    expect(changes(await s.stack.up())).toEqual({});
+    await expectNoDrift(s);
 
     // neither the state nor the export holds a secret in plain text
     expect(noPlainSecrets(s.rawState())).toEqual([]);

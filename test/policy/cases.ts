@@ -21,7 +21,10 @@ export const resourceCases: ResourceCase[] = [
   { policy: "secret-env-vars", kind: "EnvVar", props: { serviceId: "s", key: "LOG_LEVEL", value: "debug" } },
   { policy: "secret-env-vars", kind: "EnvVar", props: { serviceId: "s", key: "STRIPE_TOKEN", value: "v" }, fails: "holds STRIPE_TOKEN, which is not marked secret" },
   { policy: "secret-env-vars", kind: "Service", props: { ...web, envVars: [{ key: "PORT", value: "80" }, { key: "PASSWORD", value: "p", secret: true }] } },
-  { policy: "secret-env-vars", kind: "Service", props: { ...web, envVars: [{ key: "PORT", value: "80" }, { key: "SESSION_SECRET", value: "p" }] }, fails: "envVars[1] SESSION_SECRET is not marked secret" },
+  { policy: "secret-env-vars", kind: "Service", props: { ...web, envVars: [{ key: "PORT", value: "80" }, { key: "SESSION_SECRET", value: "p" }] }, fails: "envVars[SESSION_SECRET] is not marked secret" },
+  // The dynamic SDK sends the list as a map by key.
+  { policy: "secret-env-vars", kind: "Service", props: { ...web, envVars: { PORT: { value: "80" }, SESSION_SECRET: { value: "p" } } }, fails: "envVars[SESSION_SECRET] is not marked secret" },
+  { policy: "secret-env-vars", kind: "Service", props: { ...web, envVars: { PORT: { value: "80" }, PASSWORD: { value: "p", secret: true } } } },
   { policy: "web-health-check", kind: "Service", props: web },
   { policy: "web-health-check", kind: "Service", props: { ...web, type: "CRON", healthCheckPath: undefined, schedule: "0 * * * *" } },
   { policy: "web-health-check", kind: "Service", props: { ...web, healthCheckPath: undefined }, fails: "WEB service 'b' has no healthCheckPath" },
@@ -82,6 +85,10 @@ export const stackCases: StackCase[] = [
   })() },
   { policy: "unique-env-var-keys", title: "a key inline and as an EnvVar", resources: (() => {
     const s = svc(devEnv, "STARTER", { envVars: [{ key: "A", value: "1" }] });
+    return [devEnv, s, { kind: "EnvVar", name: "a", props: { key: "A", value: "2" }, deps: { serviceId: [s] } }];
+  })(), fails: "declares A more than once: envVars, EnvVar 'a'", about: "api" },
+  { policy: "unique-env-var-keys", title: "a key inline (the dynamic SDK's map) and as an EnvVar", resources: (() => {
+    const s = svc(devEnv, "STARTER", { envVars: { A: { value: "1" } } });
     return [devEnv, s, { kind: "EnvVar", name: "a", props: { key: "A", value: "2" }, deps: { serviceId: [s] } }];
   })(), fails: "declares A more than once: envVars, EnvVar 'a'", about: "api" },
   { policy: "unique-env-var-keys", title: "two EnvVars of one key", resources: (() => {

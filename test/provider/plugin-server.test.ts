@@ -110,11 +110,11 @@ test("a nested secret the handler rewrites cannot be found by value: its whole p
   const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
   // a TXT record's content comes back from create unquoted and trimmed
   const sent = struct({ records: [{ name: "v", type: "TXT", content: secret('"tok-123 "') }, { name: "w", type: "TXT", content: "plain" }] });
-  const records = toStruct({ records: [{ name: "v", type: "TXT", content: "tok-123" }, { name: "w", type: "TXT", content: "plain" }] }, { from: requestSecrets(sent) })
+  const records = toStruct({ records: [{ name: "v", type: "TXT", content: "tok-123" }, { name: "w", type: "TXT", content: "plain" }] }, { from: requestSecrets(undefined, sent) })
     .toJavaScript().records as any;
   expect(records[SIG]).toBe(SECRET_SIG);
   // unchanged, the secret is marked on its own and the rest stays readable
-  const same = toStruct({ records: [{ name: "v", type: "TXT", content: '"tok-123 "' }] }, { from: requestSecrets(sent) }).toJavaScript().records as any;
+  const same = toStruct({ records: [{ name: "v", type: "TXT", content: '"tok-123 "' }] }, { from: requestSecrets(undefined, sent) }).toJavaScript().records as any;
   expect(same).toEqual([{ name: "v", type: "TXT", content: secret('"tok-123 "') }]);
 
   // a bucket policy given as an object is folded into JSON text by check
@@ -339,4 +339,52 @@ test("each kind is found by its token without loading the others: a stack of Pro
   expect(err).toBeNull();
   expect(before).toEqual([]);
   expect(after).toEqual(["project.js"]);
+});
+
+test("read: nothing changed gives the state's inputs back as sent; a change replaces just that input, a rotated secret stays secret beside a plain value, and __drift names each by key", async () => {
+  const hidden = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+  const api = emu.client();
+  const project = await api.create<any>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "quiet" });
+  const env = await api.create<any>(`/v1/projects/${project.id}/environments`, { name: "production" });
+  const urn = URN("Service", "quiet");
+  const check = new pb.CheckRequest();
+  check.setUrn(urn);
+  check.setType("cloudplatform:index:Service");
+  check.setNews(struct({
+    environmentId: env.id, name: "quiet", type: "WEB", image: "nginx:1", waitForDeploy: false, timeout: "90s",
+    envVars: [{ key: "MODE", value: "calm" }, { key: "TOKEN", value: hidden("t0ken-one") }, { key: "DB_PASSWORD", value: "pw-0ne-value", secret: true }],
+  }));
+  const inputs = (await call<pb.CheckResponse>("check", check)).getInputs()!;
+  const create = new pb.CreateRequest();
+  create.setUrn(urn);
+  create.setType("cloudplatform:index:Service");
+  create.setProperties(inputs);
+  const created = await call<pb.CreateResponse>("create", create);
+  const read = new pb.ReadRequest();
+  read.setId(created.getId());
+  read.setUrn(urn);
+  read.setType("cloudplatform:index:Service");
+  read.setProperties(created.getProperties());
+  read.setInputs(inputs);
+  const quiet = await call<pb.ReadResponse>("read", read);
+  expect(quiet.getInputs()!.toJavaScript()).toEqual(inputs.toJavaScript());
+  expect((quiet.getProperties()!.toJavaScript() as any).__drift).toBeUndefined();
+
+  // By hand: a plain value changed, both secrets rotated.
+  await api.patch(`/v1/services/${created.getId()}/env-vars`, { envVars: [{ key: "MODE", value: "panic" }, { key: "TOKEN", value: "t0ken-two" }, { key: "DB_PASSWORD", value: "pw-tw0-value", secret: true }] });
+  const drifted = await call<pb.ReadResponse>("read", read);
+  const got = drifted.getInputs()!.toJavaScript() as any;
+  expect(got.envVars).toEqual([
+    { key: "DB_PASSWORD", value: hidden("pw-tw0-value"), scope: "ALL", secret: true },
+    { key: "MODE", value: "panic", scope: "ALL", secret: false },
+    { key: "TOKEN", value: hidden("t0ken-two"), scope: "ALL", secret: false },
+  ]);
+  // Every other input is the state's own, the provider-only timeout included.
+  expect({ ...got, envVars: undefined }).toEqual({ ...(inputs.toJavaScript() as any), envVars: undefined });
+  expect((drifted.getProperties()!.toJavaScript() as any).__drift).toEqual([
+    { path: ["envVars", "DB_PASSWORD", "value"], kind: "update" },
+    { path: ["envVars", "MODE", "value"], kind: "update" },
+    { path: ["envVars", "TOKEN", "value"], kind: "update" },
+  ]);
+  await api.delete(`/v1/projects/${project.id}`);
 });

@@ -1,7 +1,11 @@
-"""A Project with an Environment through the native plugin, from Python: the Automation API's inline
-program serves the language runtime from this process, so no Python language host is needed.
-Run by test/lifecycle/python.test.ts: up, an empty preview (with a refresh), drift found by refresh and repaired by
-up, destroy, nothing left. Prints one JSON line of what it saw; exits non-zero on any failure."""
+"""A Project with an Environment, a Service with env vars (one secret) and a secret file, and a DNS
+zone, through the native plugin, from Python: the Automation API's inline program serves the
+language runtime from this process, so no Python language host is needed. Run by
+test/lifecycle/python.test.ts: up, an empty preview (with a refresh), drift found by refresh and
+repaired by up; then one resource updated and another replaced, refresh --yes and up, after which no
+refresh (refresh --preview-only, preview --refresh, up --refresh) changes anything, not even a
+resource's inputs; destroy, nothing left. Prints one JSON line of what it saw; exits non-zero on any
+failure."""
 import json
 import os
 import sys
@@ -27,8 +31,40 @@ def program():
     config = pulumi.Config()
     project = cloud.Project("app", name=config.require("name"), description=config.get("description"))
     env = cloud.Environment("prod", project_id=project.id, name="prod")
+    cloud.Service("web", environment_id=env.id, name="web", type="WEB", image="nginx:1.27", env_vars=[
+        cloud.ServiceEnvVarArgs(key="TOKEN", value=pulumi.Output.secret("t0ken-py-value"), secret=True),
+        cloud.ServiceEnvVarArgs(key="MODE", value="calm"),
+    ], secret_files=[cloud.ServiceSecretFileArgs(path="/etc/app.json", content=pulumi.Output.secret("{}"))])
+    cloud.DnsZone("zone", name=config.require("zone"))
     pulumi.export("projectId", project.id)
     pulumi.export("kind", env.kind)
+
+
+def refresh_changes(found, standalone=False):
+    """Records the refresh changes an operation's events show (test/support/stack.ts has the same in
+    TypeScript): a refresh step with a diff or other inputs than it had, or, for a standalone refresh,
+    a resource that comes out as other than same."""
+    def on_event(event):
+        m = event.res_outputs_event.metadata if event.res_outputs_event else None
+        state = m and (m.old or m.new)
+        if not m or m.type.startswith("pulumi:providers:") or not (state and state.custom):
+            return
+        res = f"{m.type.split(':')[-1]}::{m.urn.split('::')[-1]}"
+        op = getattr(m.op, "value", m.op)
+        if standalone and op != "same":
+            found.append(f"{res} {op}")
+        if op != "refresh" and not standalone:
+            return
+        named = sorted(set(list(m.diffs or []) + list((m.detailed_diff or {}).keys())))
+        if named:
+            found.append(f"{res} diff {','.join(named)}")
+        olds = (m.old.inputs if m.old else None) or {}
+        news = (m.new.inputs if m.new else None) or {}
+        same = lambda k: json.dumps(olds.get(k), sort_keys=True) == json.dumps(news.get(k), sort_keys=True)
+        rewritten = sorted(k for k in set(olds) | set(news) if not same(k))
+        if rewritten:
+            found.append(f"{res} inputs {','.join(rewritten)}")
+    return on_event
 
 
 def changes(summary):
@@ -57,6 +93,7 @@ def main():
     try:
         stack.set_config("name", auto.ConfigValue("py-shop"))
         stack.set_config("description", auto.ConfigValue("v1"))
+        stack.set_config("zone", auto.ConfigValue("py-lifecycle-a.test"))
         up = stack.up()
         seen["up"] = changes(up.summary.resource_changes)
         project_id = up.outputs["projectId"].value
@@ -66,9 +103,23 @@ def main():
         seen["preview"] = changes(stack.preview(refresh=True, expect_no_changes=True).change_summary)
 
         api("PATCH", f"/v1/projects/{project_id}", {"description": "edited by hand"})
-        seen["drift"] = changes(stack.preview(refresh=True).change_summary)
+        drifted = []
+        seen["drift"] = changes(stack.preview(refresh=True, on_event=refresh_changes(drifted)).change_summary)
+        seen["driftRefresh"] = sorted(drifted)
         seen["repair"] = changes(stack.up(refresh=True).summary.resource_changes)
         seen["repaired"] = api("GET", f"/v1/projects/{project_id}")["description"]
+
+        # One resource updated, another replaced, refresh --yes, up: then no refresh changes anything.
+        stack.set_config("description", auto.ConfigValue("v2"))
+        stack.set_config("zone", auto.ConfigValue("py-lifecycle-b.test"))
+        seen["change"] = changes(stack.up().summary.resource_changes)
+        found = []
+        stack.refresh(on_event=refresh_changes(found, standalone=True))
+        seen["afterRefresh"] = changes(stack.up().summary.resource_changes)
+        stack.preview_refresh(on_event=refresh_changes(found, standalone=True))
+        stack.preview(refresh=True, expect_no_changes=True, on_event=refresh_changes(found))
+        stack.up(refresh=True, on_event=refresh_changes(found))
+        seen["refreshChanges"] = found
 
         stack.destroy()
         seen["left"] = api("GET", "/_emulator/state")["total"]

@@ -3,13 +3,16 @@
 // output users wire into another resource. Round 2 changes every row in place, round 3 replaces a
 // bucket; each round's preview must plan exactly the table's step for each resource, and `up` must
 // then take that step. On the native SDK each `up` runs the plan its preview saved (`--save-plan`,
-// `--plan`), creates, updates, replacement and drift repair alike. After the first and the last
-// `up`, a refresh finds no drift; destroy leaves nothing.
+// `--plan`), creates, updates, replacement and drift repair alike. No refresh finds a change, not
+// even a resource's inputs rewritten: `preview --refresh` after the creates, `refresh
+// --preview-only` and `refresh --yes` after the in-place round, the replacement's own `preview
+// --refresh` and `up --refresh`, and `preview --refresh` after it. Destroy leaves nothing.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emulator, type TestEmulator } from "./emulator";
-import { expectNoDrift, type Steps, stepRecorder, testStack } from "./stack";
+import { expectNoDrift, refreshRecorder, type Steps, stepRecorder, testStack } from "./stack";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import type { StackHandle } from "../../scripts/pulumi-env";
 
 /**
@@ -51,15 +54,28 @@ let plans: string;
  * Previews, checks the planned step of every resource against `want`, runs `up` (natively, with
  * the plan the preview saved) and checks that it took the same steps.
  */
-async function round(s: StackHandle, sdk: string, name: string, want: Steps, opts: { refresh?: boolean; noDrift?: boolean } = {}): Promise<void> {
+async function round(s: StackHandle, sdk: string, name: string, want: Steps, opts: { refresh?: string[]; noDrift?: boolean } = {}): Promise<void> {
   const plan = sdk === "native" ? join(plans, `${s.stack.name}-${name}.json`) : undefined;
   const planned = stepRecorder();
-  await s.stack.preview({ onEvent: planned.onEvent, plan, refresh: opts.refresh });
+  const refreshed = refreshRecorder();
+  const both = (...fns: ((e: EngineEvent) => void)[]) => (e: EngineEvent) => fns.forEach((f) => f(e));
+  await s.stack.preview({ onEvent: both(planned.onEvent, refreshed.onEvent), plan, refresh: !!opts.refresh });
   expect({ round: name, steps: planned.steps }).toEqual({ round: name, steps: want });
   const done = stepRecorder();
-  await s.stack.up({ onEvent: done.onEvent, plan, refresh: opts.refresh });
+  await s.stack.up({ onEvent: both(done.onEvent, refreshed.onEvent), plan, refresh: !!opts.refresh });
   expect({ round: name, steps: done.steps }).toEqual({ round: name, steps: planned.steps });
+  // With --refresh, preview and up each report exactly the refresh changes expected.
+  expect({ round: name, refresh: refreshed.changes.sort() }).toEqual({ round: name, refresh: [...(opts.refresh ?? []), ...(opts.refresh ?? [])].sort() });
   if (opts.noDrift) await expectNoDrift(s);
+}
+
+/** A refresh that writes nothing, then one that does: after in-place updates, neither finds a change. */
+async function expectQuietRefresh(s: StackHandle): Promise<void> {
+  for (const write of [false, true]) {
+    const quiet = refreshRecorder({ standalone: true });
+    await (write ? s.stack.refresh({ onEvent: quiet.onEvent }) : s.stack.previewRefresh({ onEvent: quiet.onEvent }));
+    expect({ refresh: write ? "--yes" : "--preview-only", changes: quiet.changes }).toEqual({ refresh: write ? "--yes" : "--preview-only", changes: [] });
+  }
 }
 
 /** The table's test for one SDK, with its emulator. */
@@ -84,13 +100,16 @@ export function previewTable(sdk: "dynamic" | "native"): void {
       await round(s, sdk, "1", table({}, "create"), { noDrift: true });
       await s.stack.setConfig("round", { value: "2" });
       await round(s, sdk, "2", table(ROUND_2));
+      // Nothing changed since: refresh --preview-only and refresh --yes find nothing, and a
+      // replacement then previewed and made with --refresh refreshes every resource quietly.
+      await expectQuietRefresh(s);
       await s.stack.setConfig("round", { value: "3" });
-      await round(s, sdk, "3", table(ROUND_3), { noDrift: sdk === "dynamic" });
+      await round(s, sdk, "3", table(ROUND_3), { refresh: [], noDrift: true });
       if (sdk === "native") {
         // Drift repair under a plan: a change by hand, found by the preview's refresh and put back.
         const txt = (await s.stack.exportStack()).deployment.resources.find((r: any) => r.urn.endsWith("DnsRecord::txt"));
         await emu.client().patch(`/v1/dns-records/${txt.id}`, { name: "info", type: "TXT", content: "by hand" });
-        await round(s, sdk, "drift", table({ "DnsRecord::txt": "update" }), { refresh: true, noDrift: true });
+        await round(s, sdk, "drift", table({ "DnsRecord::txt": "update" }), { refresh: ["DnsRecord::txt diff content", "DnsRecord::txt inputs content"], noDrift: true });
       }
       await s.stack.destroy();
       expect(await emu.leftovers()).toEqual({});

@@ -44,6 +44,17 @@ describe.each(SDKS)("%s SDK", (sdkName, cp) => {
     expect(mocks.made().map((m) => m.type)).toEqual(expect.arrayContaining([sdkName === "native" ? "cloudplatform:index:Service" : "pulumi-nodejs:dynamic/cloudplatform:Service"]));
   });
 
+  test("a Service's env vars and secret files are the program's lists, whatever form the SDK sends them in", async () => {
+    await setCloudPlatformMocks();
+    const svc = new cp.Service("env", {
+      environmentId: "e1", name: "env", type: "WEB", image: "nginx",
+      envVars: [{ key: "TOKEN", value: pulumi.secret("t0ken"), secret: true }, { key: "MODE", value: "calm" }],
+      secretFiles: [{ path: "/etc/a.json", content: "{}" }],
+    } as never);
+    expect(await valueOf(svc.envVars)).toEqual([{ key: "MODE", value: "calm", scope: "ALL", secret: false }, { key: "TOKEN", value: "t0ken", scope: "ALL", secret: true }]);
+    expect(await valueOf(svc.secretFiles)).toEqual([{ path: "/etc/a.json", content: "{}" }]);
+  });
+
   test("a function with no declared answer fails, naming how to declare one", async () => {
     await setCloudPlatformMocks();
     await expect(cp.getEnvironment({ environmentId: "0b6f1c2e-0000-4000-a000-000000000000" })).rejects.toThrow(/getEnvironment\(.*\): no answer; declare it in setCloudPlatformMocks/);
