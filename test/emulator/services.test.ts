@@ -224,6 +224,8 @@ test("cron: schedules are validated five-field UTC expressions; settings, suspen
     await expect(post({ schedule: bad })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("schedule") });
   }
   await expect(post({})).rejects.toMatchObject({ status: 400 });
+  // A fixed Saturday evening (UTC), whatever today is: the schedule skips Saturdays, then runs on Sunday.
+  await emu.control("POST", "/time", { now: "2030-01-05T22:30:00Z" });
   const job = await post({ schedule: "*/10 * * * MON-FRI,SUN", command: "node report.js" });
   expect(job.cron).toEqual({ schedule: "*/10 * * * MON-FRI,SUN", command: "node report.js", suspended: false });
   await expect(api.create(`/v1/services/${job.id}/runs`, undefined)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("deploy the job first") });
@@ -236,16 +238,19 @@ test("cron: schedules are validated five-field UTC expressions; settings, suspen
   const lines = (await api.get<any>(`/v1/cron-runs/${run.id}/logs`)).data.map((l: any) => l.line);
   expect(lines.join("\n")).toContain("node report.js");
 
-  // An hour later there are scheduled runs; while suspended none are added.
+  // An hour later, still Saturday: no scheduled run. An hour after that, Sunday 00:31: the runs at
+  // 00:00, 00:10, 00:20 and 00:30. While suspended none are added.
+  const scheduledRuns = async () => (await api.get<any>(`/v1/services/${job.id}/runs`, { query: { limit: 100 } })).data.filter((r: any) => r.trigger === "SCHEDULED");
   await advance(60 * 60_000);
-  const scheduled = (await api.get<any>(`/v1/services/${job.id}/runs`, { query: { limit: 100 } })).data.filter((r: any) => r.trigger === "SCHEDULED");
+  expect(await scheduledRuns()).toEqual([]);
+  await advance(60 * 60_000);
+  const scheduled = await scheduledRuns();
+  expect(scheduled.map((r: any) => r.createdAt).sort()).toEqual(["00", "10", "20", "30"].map((m) => `2030-01-06T00:${m}:00.000Z`));
   const count = scheduled.length;
-  expect(count).toBeGreaterThanOrEqual(1);
   expect(await api.post(`/v1/services/${job.id}/cron/suspend`)).toBeUndefined();
   expect((await api.get<any>(`/v1/services/${job.id}`)).cron.suspended).toBe(true);
   await advance(60 * 60_000);
-  const still = (await api.get<any>(`/v1/services/${job.id}/runs`, { query: { limit: 100 } })).data.filter((r: any) => r.trigger === "SCHEDULED");
-  expect(still.length).toBe(count);
+  expect((await scheduledRuns()).length).toBe(count);
   await api.post(`/v1/services/${job.id}/cron/resume`);
 
   const settings = await api.patch<any>(`/v1/services/${job.id}/cron`, { schedule: "0 3 * * *", command: "exit 3" });
