@@ -22,7 +22,8 @@ function testFiles(dir: string): string[] {
 
 /** What a file's text says it needs. */
 const NEEDS: [string, RegExp][] = [
-  ["the Pulumi CLI", /support\/stack|@pulumi\/pulumi\/automation|LocalWorkspace|TOOLS_BIN|pulumiCmd|\.tools\b/],
+  // The Automation API as a value (its types, and its language host driven by a test, need no CLI).
+  ["the Pulumi CLI", /support\/stack|(?<!import type [^\n]*)"@pulumi\/pulumi\/automation"|LocalWorkspace|TOOLS_BIN|pulumiCmd|\.tools\b/],
   ["a Postgres server", /from "pg"|postgres-cluster|postgres-pglite|CLOUDPLATFORM_EMULATOR_POSTGRES|@electric-sql\/pglite/],
   ["a browser", /playwright|chromium/],
   ["the Python or Go toolchain", /\.venv\b|support\/toolchains|\bmypy\b|"go",\s*\[/],
