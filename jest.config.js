@@ -43,6 +43,7 @@ const FULL_ONLY = {
   "/test/emulator/s3-disk.test.ts": "hundreds of MiB uploaded, restarts and SIGKILLs",
   "/test/emulator/s3-cli.test.ts": "the S3 endpoint through awscli",
   "/test/emulator/postgres-fallback.test.ts": "PGlite when no Postgres server is installed",
+  "/test/dates.test.ts": "the fast tier again at three dates chosen to break calendar code (libfaketime)",
 };
 
 /** @type {import('jest').Config} */

@@ -28,6 +28,7 @@ const NEEDS: [string, RegExp][] = [
   ["a browser", /playwright|chromium/],
   ["the Python or Go toolchain", /\.venv\b|support\/toolchains|\bmypy\b|"go",\s*\[/],
   ["awscli", /execFile\w*\(\s*"aws"/],
+  ["libfaketime (and a run of the fast tier)", /faketime|jest\.unit\.config/],
 ];
 
 const inUnit = (file: string) => !unit.testPathIgnorePatterns.some((p) => file.includes(p));
