@@ -1,4 +1,4 @@
-// `make test`, what CI runs on every change: the fast tier, and each capability through the real
+// `make test`, the tier to run on each change: the fast tier, and each capability through the real
 // Pulumi CLI once (every resource family's lifecycle in one stack on the dynamic SDK, previews
 // included; services and mail domains in depth; the native plugin; the Python and Go quickstarts;
 // drift over a fleet; crashes; secrets; Postgres; the dashboard; the README's five-minute try).
