@@ -7,8 +7,8 @@ NPM ?= npm
 
 help:
 	@echo "make demo    run the quickstart (and the other examples) against the embedded emulator"
-	@echo "make test    the tests every change passes (CI): unit, emulator, client, each resource's lifecycle (real Pulumi CLI)"
-	@echo "make test-full  every test: also the examples' commands, packaging, the newest CLI, every language's drift"
+	@echo "make test    the tests to run on each change: unit, emulator, client, each capability's lifecycle (real Pulumi CLI)"
+	@echo "make test-full  every test (what CI runs): also the examples' commands, packaging, the newest CLI, other dates"
 	@echo "make test-unit  the fast tier: tests that need Node and the build only (jest.unit.config.js)"
 	@echo "make tools   build the Pulumi CLI v3.248.0 and the YAML language host into .tools/bin"
 	@echo "make registries  Verdaccio and pypiserver in .tools/registries, for the release test (make test-full)"
@@ -111,12 +111,13 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-# What CI runs on every change (jest.config.js): the fast tier and each capability through the real CLI once.
+# The tier to run on each change (jest.config.js): the fast tier and each capability through the real CLI once.
 test: build typecheck tools python-sdk system-deps
 	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} npx --no-install jest --ci $(JEST_FLAGS)
 
-# Every test (jest.full.config.js): also the matrix make test leaves out (the examples' commands,
-# packaging, the newest CLI, drift in four languages, import, crashes at random). Before a release.
+# Every test (jest.full.config.js), what CI (.ci/run) runs on every landing: also the matrix make test
+# leaves out (the examples' commands, packaging and the release through local registries, the newest
+# CLI, drift in four languages, import, crashes at random, the fast tier at other dates).
 test-full: build typecheck tools python-sdk compat vitest registries .venv/.build system-deps
 	npx --no-install jest --ci -c jest.full.config.js $(JEST_FLAGS)
 

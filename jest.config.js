@@ -1,4 +1,4 @@
-// `make test`, what CI runs on every change: the fast tier, and each capability through the real
+// `make test`, the tier to run on each change: the fast tier, and each capability through the real
 // Pulumi CLI once (every resource family's lifecycle in one stack on the dynamic SDK, previews
 // included; services and mail domains in depth; the native plugin; the Python and Go quickstarts;
 // drift over a fleet; crashes; secrets; Postgres; the dashboard; the README's five-minute try).
@@ -45,6 +45,7 @@ const FULL_ONLY = {
   "/test/emulator/s3-disk.test.ts": "hundreds of MiB uploaded, restarts and SIGKILLs",
   "/test/emulator/s3-cli.test.ts": "the S3 endpoint through awscli",
   "/test/emulator/postgres-fallback.test.ts": "PGlite when no Postgres server is installed",
+  "/test/dates.test.ts": "the fast tier again at three dates chosen to break calendar code (libfaketime)",
 };
 
 /** @type {import('jest').Config} */

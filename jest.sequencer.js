@@ -7,10 +7,11 @@ const { testPathIgnorePatterns } = require("./jest.unit.config.js");
 
 const slowTier = testPathIgnorePatterns.filter((p) => p !== "/node_modules/");
 const inSlowTier = (path) => slowTier.some((p) => path.includes(p));
-/** The longest of them, short as their files are: Go builds, three killed ups, mypy and go vet
- * (after the Go build warmed its cache); in `make test`, the Go quickstart's build and the fleet's drift. */
+/** The longest of them, short as their files are: the fast tier at three dates, Go builds, three
+ * killed ups, mypy and go vet (after the Go build warmed its cache); in `make test`, the Go
+ * quickstart's build and the fleet's drift. */
 const LONGEST = [
-  "/test/lifecycle/go.test.ts", "/test/lifecycle/random-kill.test.ts", "/test/docs/examples.test.ts",
+  "/test/dates.test.ts", "/test/lifecycle/go.test.ts", "/test/lifecycle/random-kill.test.ts", "/test/docs/examples.test.ts",
   "/test/lifecycle/quickstart-languages.test.ts", "/test/drift/workflow.test.ts",
 ];
 const rank = (path) => { const i = LONGEST.findIndex((p) => path.endsWith(p)); return i < 0 ? LONGEST.length : i; };

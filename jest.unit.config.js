@@ -23,6 +23,7 @@ const SLOW = {
   "/test/testing/kit.test.ts": "a Postgres server, or PGlite (the pg helper)",
   "/test/testing/app-tests.test.ts": "a Postgres server, or PGlite (the example app)",
   "/test/testing/python-mocks.test.ts": "the Python venv (the Python SDK's mocks)",
+  "/test/dates.test.ts": "libfaketime, and this tier itself run again at other dates",
 };
 
 /** @type {import('jest').Config} */

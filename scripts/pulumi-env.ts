@@ -67,7 +67,9 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
   // `pulumi version` once per process, not once per stack.
   const pulumiCommand = await (commands[opts.program ? "caller" : "node"] ??= auto.PulumiCommand.get({ root: join(ROOT, ".tools"), skipVersionCheck: true }));
   const workspace = { envVars, pulumiHome: home, pulumiCommand, secretsProvider: "passphrase" };
-  const program = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
+  const runs = opts.program ? engineClients(require) : opts.inProcess ? engineClients(inProcess.loader(ROOT).require) : undefined;
+  const source = opts.program ?? (opts.inProcess ? inProcess.program(opts.programDir) : undefined);
+  const program = source && runs ? { ...source, run: runs.tracked(source.run) } : undefined;
   const fileBackend = envVars.PULUMI_BACKEND_URL === `file://${backend}`;
   // A backend made here for this stack alone: it has no stack to select, and it goes with its folder.
   const ownBackend = fileBackend && !opts.stateDir;
@@ -76,6 +78,7 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
     ? await open({ stackName: opts.stackName, projectName: program.projectName, program: program.run }, { ...workspace, workDir: opts.programDir })
     : await open({ stackName: opts.stackName, workDir: opts.programDir }, workspace);
   if (opts.inProcess) inProcess.giveEnv(stack, opts.env ?? {});
+  if (runs) runs.closedAfterEachOperation(stack);
   if (fileBackend) readsBackendFiles(stack, new DiyState(backend, program?.projectName ?? projectName(opts.programDir), envVars.PULUMI_CONFIG_PASSPHRASE));
   if (opts.config) {
     await stack.setAllConfig(
@@ -99,6 +102,55 @@ export async function openStack(opts: OpenStackOptions): Promise<StackHandle> {
 }
 
 type Automation = Pick<typeof import("@pulumi/pulumi/automation"), "LocalWorkspace" | "PulumiCommand">;
+
+const OPERATIONS = ["up", "preview", "refresh", "previewRefresh", "destroy", "import"] as const;
+
+interface GrpcClient { close(): void }
+interface RunSettings { monitor?: GrpcClient; engine?: GrpcClient }
+const fixedSdks = new WeakMap<object, true>();
+
+/**
+ * The engine's gRPC clients of the programs this process runs. The SDK's inline mode (@pulumi/pulumi
+ * 3.248) never closes a run's monitor and engine clients (its `disconnect` closes those of a
+ * program's own process, not those kept in an inline run's store), and gRPC shares one connection
+ * (a subchannel) among every channel to an address. A call a program makes after its engine has
+ * gone (a preview that failed while the program still registered resources) puts that connection
+ * into a reconnect backoff (up to two minutes); when the system hands the same port to a later
+ * operation's engine, that operation's program is given the backing-off connection and its first call
+ * fails at once: `14 UNAVAILABLE: No connection established` (test/support/in-process.test.ts).
+ * So the SDK's channels each get connections of their own, and each run's clients are closed when
+ * its operation ends.
+ */
+export function engineClients(sdkRequire: NodeJS.Require): {
+  tracked(run: PulumiFn): PulumiFn;
+  closedAfterEachOperation(stack: Stack): void;
+} {
+  const settings = sdkRequire("@pulumi/pulumi/runtime/settings") as { grpcClientOptions?: Record<string, unknown> };
+  if (!fixedSdks.has(settings)) {
+    if (!settings.grpcClientOptions) throw new Error("@pulumi/pulumi/runtime/settings no longer has grpcClientOptions: the in-process programs' gRPC clients need another fix (see engineClients in scripts/pulumi-env.ts)");
+    settings.grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
+    fixedSdks.set(settings, true);
+  }
+  const state = sdkRequire("@pulumi/pulumi/runtime/state") as { getStore(): { settings: RunSettings } };
+  const open = new Set<RunSettings>();
+  const closeAll = () => {
+    for (const s of open) for (const client of [s.monitor, s.engine]) client?.close();
+    open.clear();
+  };
+  return {
+    // The run's store holds the clients it creates (lazily, after this returns): kept to be closed.
+    tracked: (run) => async () => {
+      open.add(state.getStore().settings);
+      return run();
+    },
+    closedAfterEachOperation(stack) {
+      for (const op of OPERATIONS) {
+        const run = (stack[op] as (...a: unknown[]) => Promise<unknown>).bind(stack);
+        (stack as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => run(...args).finally(closeAll);
+      }
+    },
+  };
+}
 
 const commands: { caller?: Promise<PulumiCommand>; node?: Promise<PulumiCommand> } = {};
 
@@ -171,7 +223,7 @@ const inProcess = {
   giveEnv(stack: Stack, env: Record<string, string>): void {
     // PATH is how the CLI finds its plugins; this process's own children keep theirs.
     const { PATH: _cliPath, ...programEnv } = env;
-    for (const op of ["up", "preview", "refresh", "previewRefresh", "destroy", "import"] as const) {
+    for (const op of OPERATIONS) {
       const run = (stack[op] as (...a: unknown[]) => Promise<unknown>).bind(stack);
       (stack as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => inProcess.withEnv(programEnv, () => run(...args));
     }

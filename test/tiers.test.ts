@@ -1,8 +1,8 @@
 // Three tiers, each inside the next: `make test-unit` (jest.unit.config.js) holds only tests that
 // need Node and the build: a test file that drives the Pulumi CLI, a Postgres server, a browser, the
-// Python or Go toolchain or awscli must be left to `make test` (jest.config.js, what CI runs), which
-// leaves the matrix to `make test-full` (jest.full.config.js, every file) but keeps each
-// capability's own lifecycle through the CLI. Needs are read from each file's text.
+// Python or Go toolchain or awscli must be left to `make test` (jest.config.js, run on each change),
+// which leaves the matrix to `make test-full` (jest.full.config.js, every file, what CI runs) but
+// keeps each capability's own lifecycle through the CLI. Needs are read from each file's text.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
@@ -22,11 +22,13 @@ function testFiles(dir: string): string[] {
 
 /** What a file's text says it needs. */
 const NEEDS: [string, RegExp][] = [
-  ["the Pulumi CLI", /support\/stack|@pulumi\/pulumi\/automation|LocalWorkspace|TOOLS_BIN|pulumiCmd|\.tools\b/],
+  // The Automation API as a value (its types, and its language host driven by a test, need no CLI).
+  ["the Pulumi CLI", /support\/stack|(?<!import type [^\n]*)"@pulumi\/pulumi\/automation"|LocalWorkspace|TOOLS_BIN|pulumiCmd|\.tools\b/],
   ["a Postgres server", /from "pg"|postgres-cluster|postgres-pglite|CLOUDPLATFORM_EMULATOR_POSTGRES|@electric-sql\/pglite/],
   ["a browser", /playwright|chromium/],
   ["the Python or Go toolchain", /\.venv\b|support\/toolchains|\bmypy\b|"go",\s*\[/],
   ["awscli", /execFile\w*\(\s*"aws"/],
+  ["libfaketime (and a run of the fast tier)", /faketime|jest\.unit\.config/],
 ];
 
 const inUnit = (file: string) => !unit.testPathIgnorePatterns.some((p) => file.includes(p));
@@ -75,5 +77,15 @@ test("make test keeps each capability's own test through the real CLI; make test
   const make = readFileSync(join(ROOT, "Makefile"), "utf8");
   expect(make).toMatch(/^test:.*\n\t.*npx --no-install jest --ci \$\(JEST_FLAGS\)$/m);
   expect(make).toMatch(/^test-full:.*\n\t.*jest --ci -c jest\.full\.config\.js /m);
-  expect(readFileSync(join(ROOT, ".ci", "run"), "utf8")).toMatch(/target="\$\{CI_TARGET:-test\}"[\s\S]*\bmake -j\d+ "\$target" /);
+});
+
+test("CI runs the whole suite by default: .ci/run's target is make test-full, which runs jest.full.config.js", () => {
+  const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  expect(ci).toMatch(/target="\$\{CI_TARGET:-test-full\}"[\s\S]*\bmake -j\d+ "\$target" /);
+  const make = readFileSync(join(ROOT, "Makefile"), "utf8");
+  expect(make).toMatch(/^test-full:.*\n\t[^\n]*npx --no-install jest --ci -c jest\.full\.config\.js \$\(JEST_FLAGS\)$/m);
+  // what test-full needs is made by its own prerequisites, on a fresh machine too
+  const needs = /^test-full:(.*)$/m.exec(make)?.[1].trim().split(/\s+/);
+  expect(needs).toEqual(expect.arrayContaining(["build", "typecheck", "tools", "python-sdk", "compat", "vitest", "system-deps"]));
+  expect(readFileSync(join(ROOT, "scripts", "system-deps.sh"), "utf8")).toMatch(/need\+=\(faketime\)/);
 });

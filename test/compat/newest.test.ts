@@ -52,6 +52,9 @@ function envFor(label: string): Record<string, string> {
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     CLOUDPLATFORM_BASE_URL: emu.baseUrl,
     CLOUDPLATFORM_API_KEY: emu.apiKey,
+    // Node.js 22 keeps the code it compiled for the next process: each operation starts a program
+    // and a provider that load the same @pulumi/pulumi.
+    NODE_COMPILE_CACHE: join(COMPAT, "node-compile-cache"),
   };
 }
 

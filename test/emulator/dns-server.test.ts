@@ -9,6 +9,7 @@ import { connect } from "node:net";
 import { promisify } from "node:util";
 import * as packet from "dns-packet";
 import { emulator, type TestEmulator } from "../support/emulator";
+import { realClockEnv } from "../support/helpers";
 
 let emu: TestEmulator;
 let resolver: Resolver;
@@ -256,7 +257,7 @@ const underCi = !!process.env.CI && process.env.CI !== "false";
   beforeAll(() => {
     if (!hasDig) throw new Error("dig is not installed (CI=true runs every suite): `make system-deps` installs it (bind9-dnsutils)");
   });
-  const run = async (...args: string[]) => (await dig("dig", ["@127.0.0.1", "-p", String(port), "+time=2", "+tries=1", ...args])).stdout;
+  const run = async (...args: string[]) => (await dig("dig", ["@127.0.0.1", "-p", String(port), "+time=2", "+tries=1", ...args], { env: realClockEnv() })).stdout;
 
   test("NXDOMAIN with the SOA in the authority section, and SOA, NS, MX, TXT answers", async () => {
     const nx = await run("A", "missing.wire.test");

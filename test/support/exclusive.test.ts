@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exclusive, failure } from "./helpers";
+import { exclusive, failure, fileClockNow } from "./helpers";
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "cloudplatform-lock-"))));
@@ -28,7 +28,8 @@ test("holders take turns, and the lock is gone after each, failed or not", async
 test("a lock older than staleMs is taken over; a fresh one is waited for", async () => {
   const lock = join(dir, "l.lock");
   mkdirSync(lock);
-  const old = (Date.now() - 120_000) / 1000;
+  // Two minutes old by the file system's clock, whatever the process's clock says.
+  const old = (fileClockNow(lock) - 120_000) / 1000;
   utimesSync(lock, old, old);
   expect(await exclusive(lock, async () => "taken", { staleMs: 60_000 })).toBe("taken");
   mkdirSync(lock);

@@ -1,5 +1,5 @@
 // Small helpers several test files share.
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { Agent, type Dispatcher } from "undici";
 
 /** The error a call fails with; the test fails if the call succeeds. */
@@ -63,8 +63,33 @@ export async function waitFor<T>(
 }
 
 /**
+ * The file system's now, as it stamps a file written in `dir`: a file's age is measured against it,
+ * not against the process's clock, which may be elsewhere (libfaketime moves a process's clock, not
+ * the kernel's file times: test/dates.test.ts).
+ */
+export function fileClockNow(dir: string): number {
+  const probe = `${dir}.now-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  writeFileSync(probe, "");
+  try {
+    return statSync(probe).mtimeMs;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/**
+ * The environment for an external program with timers of its own (dig): at a fake date
+ * (test/dates.test.ts), libfaketime's clock makes its waits on absolute times hang, so it runs on
+ * the real clock. It only asks the emulator, whose clock is the suite's.
+ */
+export function realClockEnv(): NodeJS.ProcessEnv {
+  const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
+  return env;
+}
+
+/**
  * Runs `fn` holding `lock`, a folder made atomically, so that Jest workers take turns; a lock older
- * than `staleMs` is a dead worker's and is taken over.
+ * than `staleMs` (by the file system's clock) is a dead worker's and is taken over.
  */
 export async function exclusive<T>(lock: string, fn: () => Promise<T>, { staleMs }: { staleMs: number }): Promise<T> {
   for (;;) {
@@ -73,8 +98,8 @@ export async function exclusive<T>(lock: string, fn: () => Promise<T>, { staleMs
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - since > staleMs) rmSync(lock, { recursive: true, force: true });
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && fileClockNow(lock) - since > staleMs) rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 500));
     }
   }
