@@ -1,10 +1,13 @@
 // `make bench-scale`, stacks: `pulumi preview`, `up`, `refresh` and `destroy` of N resources of
-// mixed types through the real CLI, on the dynamic SDK beside N resources of a no-op dynamic
-// provider, and on the native SDK beside N resources of a no-op plugin, against an in-process
-// emulator (lifecycles instant, no rate limit) that counts the API calls of each operation. Also
+// mixed types through the real CLI, on the dynamic SDK beside N resources of no-op dynamic
+// providers, and on the native SDK beside N resources of a no-op plugin (each no-op resource has
+// the inputs and properties of the type it stands in for: bench/programs/scale/shape.js), against
+// an in-process emulator (lifecycles instant, no rate limit) that counts the API calls of each
+// operation. Also
 // the peak RSS of the provider processes during the largest `up`s. Beside wall time, the CPU time
 // of the whole process tree (the CLI, the program, the providers, the emulator), which other load
 // on the machine does not move as it moves wall time.
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
@@ -34,6 +37,8 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     count(route, status);
   };
   const apps = { dynamic: installedApp(join(ROOT, "bench", "programs", "scale")), native: installedApp(join(ROOT, "bench", "programs", "scale-native")) };
+  // The baselines' shape (one file for the dynamic program, the native one and its no-op plugin).
+  copyFileSync(join(ROOT, "bench", "programs", "scale", "shape.js"), join(apps.native.dir, "shape.js"));
   const stacks: StackHandle[] = [];
   const results = new Map<string, Run>();
   let seq = 0;
