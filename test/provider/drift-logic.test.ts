@@ -151,6 +151,18 @@ describe("a change the provider cannot name", () => {
     d.onEvent(update({ image: "nginx:1.27" }, { image: "nginx:1.27", region: "af-west-1" }, { detailedDiff: { region: { diffKind: "add" } } }));
     expect(d.findings).toEqual([]);
   });
+
+  test("only outputs the program does not set moved (a description set by hand, found by the drift harness): no finding", () => {
+    const moved = (olds: object, outs: [object, object]) => ({
+      resOutputsEvent: { metadata: { op: "update", urn, type: "pulumi-nodejs:dynamic/cloudplatform:Project", old: { custom: true, id: "p1", inputs: olds, outputs: outs[0] }, new: { custom: true, id: "p1", inputs: olds, outputs: outs[1] } } },
+    }) as any;
+    const c = new FindingCollector();
+    c.onEvent(moved({ name: "spare" }, [{ name: "spare", description: null, updatedAt: "t0" }, { name: "spare", description: "by hand", updatedAt: "t1" }]));
+    expect(c.findings).toEqual([]);
+    // A moved output the program does set, its value hidden: still a finding.
+    c.onEvent(moved({ name: "spare", description: "mine" }, [{ name: "spare", description: "mine" }, { name: "spare", description: "theirs" }]));
+    expect(c.findings.map((f) => f.reason)).toEqual(["the provider reports a change and names no property"]);
+  });
 });
 
 describe("finding ids and the baseline", () => {
