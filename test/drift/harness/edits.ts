@@ -540,7 +540,9 @@ export function roundPlan(stacks: number): fc.Arbitrary<{ kinds: number[]; n: nu
   return fc.tuple(fc.array(pick, { minLength: stacks, maxLength: stacks }), fc.integer({ min: -1, max: stacks - 1 })).map(([per, deleter]) =>
     per.map((p, i) => {
       const taken = new Set<string>();
-      const kinds = p.kinds.filter((k) => {
+      // The stack that loses objects this round takes its deletions first, so each is drawn.
+      const order = i === deleter ? [...p.kinds.filter((k) => needsUp(CATALOG[k])), ...p.kinds.filter((k) => !needsUp(CATALOG[k]))] : p.kinds;
+      const kinds = order.filter((k) => {
         const kind = CATALOG[k];
         if (needsUp(kind) && i !== deleter) return false;
         const claims = kind.claims.flatMap((x) => [x, x.split(".")[0]]);
