@@ -417,8 +417,7 @@ const mail: EditKind[] = [
 ];
 
 // ---- Bucket -------------------------------------------------------------------------------------------
-type Rule = FleetRule;
-type FleetRule = HarnessStack["spec"]["bucket"]["corsRules"][number];
+type Rule = HarnessStack["spec"]["bucket"]["corsRules"][number];
 /** A rule as the CORS route takes it: null fields left out. */
 const body = (r: Rule) => Object.fromEntries(Object.entries(r).filter(([, v]) => v != null));
 function corsEdit(kind: string, change: (rules: Rule[], n: number) => Rule[], truth: string[], silent?: EditKind["silent"]): EditKind {

@@ -64,6 +64,8 @@ export function harnessSuite(opts: { label: string; base: number; rounds: number
     const misses = rounds.filter((r) => r.fp.length || r.fn.length).map((r) => ({ seed: r.seed, fp: r.fp, fn: r.fn }));
     expect({ misses, seeds }).toEqual({ misses: [], seeds });
     expect(rounds.flatMap((r) => r.leaked.map(() => `seed ${r.seed}: a secret value in the report`))).toEqual([]);
+    // The catalog says which kinds must leave no finding (the platform's, ignored, undeclared); the rest must leave one.
+    expect([...new Set(rounds.flatMap((r) => r.edits).filter((e) => !!CATALOG.find((k) => k.kind === e.kind)?.silent !== (e.truth.length === 0)).map((e) => e.kind))]).toEqual([]);
     expect(rounds.filter((r) => r.code !== (r.edits.some((e) => e.truth.length) ? 7 : 0)).map((r) => [r.seed, r.code, r.stderr])).toEqual([]);
     if (!process.env.DRIFT_HARNESS_SEEDS) {
       expect(t.overall.edits).toBeGreaterThanOrEqual(opts.minEdits);
