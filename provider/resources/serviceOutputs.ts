@@ -44,9 +44,6 @@ export async function readOutputs(
       const blanked = (got.value ?? "") === "" && want.value !== "" && got.secret;
       envVars.push({ ...envVarItemOf(got), value: blanked ? want.value : (got.value ?? "") });
     }
-    // A service that declares its env vars owns them all: one added by hand is read back, so a
-    // refresh reports it and `up` removes it.
-    for (const got of liveVars) if (!declared.envVars?.some((v) => v.key === got.key)) envVars.push({ ...envVarItemOf(got), value: got.value ?? "" });
     envVars = normaliseEnvVars(envVars);
   }
   let secretFiles: SecretFileItem[] | undefined;
@@ -56,9 +53,6 @@ export async function readOutputs(
       const got = liveFiles.find((f) => f.path === want.path);
       if (got) secretFiles.push({ path: got.path, content: (got.content ?? "") === "" ? want.content : got.content! });
     }
-    // The same for secret files: one added by hand is read back.
-    for (const got of liveFiles) if (!declared.secretFiles?.some((f) => f.path === got.path)) secretFiles.push({ path: got.path, content: got.content ?? "" });
-    secretFiles = sortFiles(secretFiles);
   }
   let connection: ServiceOutputs["connection"] = null;
   if (isDatabase(svc.type)) {

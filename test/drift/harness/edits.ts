@@ -185,10 +185,11 @@ const service: EditKind[] = [
     },
   },
   {
-    kind: "Service.envVars added", type: "Service", claims: ["Service web.envVars.EXTRA"],
+    // `up` leaves an env var the service does not declare alone (an EnvVar resource may hold it): unmanaged.
+    kind: "unmanaged EnvVar (on a service declaring its own)", type: "unmanaged EnvVar", claims: ["Service web.envVars.EXTRA"],
     async apply(c, n) {
       await c.api.patch(envVarsOf(c, "Service web"), { envVars: [{ key: "EXTRA", value: `added-${n}` }] });
-      return edit(this.kind, this.type, [t(c, "Service web", "create envVars[EXTRA]")], () => c.api.delete(`${envVarsOf(c, "Service web")}/EXTRA`));
+      return edit(this.kind, this.type, [`unmanaged|EnvVar:${id(c, "Service web")}/EXTRA`], () => c.api.delete(`${envVarsOf(c, "Service web")}/EXTRA`));
     },
   },
   {
@@ -201,12 +202,12 @@ const service: EditKind[] = [
     },
   },
   {
-    kind: "Service.secretFiles added", type: "Service", claims: ["Service web.secretFiles.extra"],
+    kind: "unmanaged SecretFile (on a service declaring its own)", type: "unmanaged SecretFile", claims: ["Service web.secretFiles.extra"],
     async apply(c, n) {
       const content = `extra-${n}-s3cr3t`;
       const files = `/v1/services/${id(c, "Service web")}/secret-files`;
       await c.api.put(files, { path: "/etc/extra.conf", content });
-      return edit(this.kind, this.type, [t(c, "Service web", `create secretFiles[${q("/etc/extra.conf")}]`)], () => c.api.delete(`${files}?path=${encodeURIComponent("/etc/extra.conf")}`), [content]);
+      return edit(this.kind, this.type, [`unmanaged|SecretFile:${id(c, "Service web")}:/etc/extra.conf`], () => c.api.delete(`${files}?path=${encodeURIComponent("/etc/extra.conf")}`), [content]);
     },
   },
   {
