@@ -45,7 +45,9 @@ export async function driftOf(def: ResourceDefinition, id: string, live: Props, 
     if (byKey?.length) paths.push(...byKey);
     else {
       const under = detailed.filter(([p]) => topLevel(p) === key);
-      if (under.length) for (const [p, c] of under) paths.push({ path: splitPath(p), kind: c.kind });
+      // The diff ran from the live object to the declared inputs: an item it adds is one the live
+      // object lacks, so the refresh's kind (state to live) is the other way round.
+      if (under.length) for (const [p, c] of under) paths.push({ path: splitPath(p), kind: c.kind === "add" ? "delete" : c.kind === "delete" ? "add" : c.kind });
       else paths.push({ path: [key], kind: declared[key] === undefined ? "add" : view[key] === undefined ? "delete" : "update" });
     }
   }

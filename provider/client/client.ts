@@ -55,8 +55,11 @@ export interface Response<T> {
 /** 429s one request may meet before it gives up (each waits its Retry-After). */
 const MAX_THROTTLED = 12;
 
-/** Fresh keys tried after replays of objects that are gone, before giving up. */
-const MAX_GENERATIONS = 3;
+/**
+ * Fresh keys tried after replays of objects that are gone, before giving up: one per time the same
+ * object was deleted outside Pulumi and made again by `up` (the drift harness does it dozens of times).
+ */
+const MAX_GENERATIONS = 64;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -119,8 +122,14 @@ export class CloudPlatformClient {
     for (let generation = 0; ; generation++) {
       const key = deriveIdempotencyKey(op.identity, method, path + encodeQuery(opts.query), opts.body, generation);
       const res = await this.#send(method, path, { ...opts, idempotencyKey: key });
-      if (!res.replayed || generation + 1 >= MAX_GENERATIONS) return res;
-      if (method.toUpperCase() === "POST" && (!opts.exists || (await opts.exists(res.data)))) return res;
+      if (!res.replayed) return res;
+      const post = method.toUpperCase() === "POST";
+      if (post && (!opts.exists || (await opts.exists(res.data)))) return res;
+      // Each time an object is deleted by hand and made again, one more key replays a gone one.
+      if (generation + 1 >= MAX_GENERATIONS) {
+        if (post) throw new Error(`${method} ${path}: ${MAX_GENERATIONS} idempotency keys each replayed an object that no longer exists; run again to make it`);
+        return res;
+      }
     }
   }
 

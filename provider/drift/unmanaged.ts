@@ -3,7 +3,8 @@
 // What a stack manages comes from its refresh's events (the state's ids); what exists, from the API.
 // Counted: what adopt would write as one resource (projects, environments, services, custom
 // domains, zones, mail domains, records and record sets, buckets), and each env var and secret file
-// of a managed service whose program leaves them to separate resources. Not counted: records the
+// of a managed service that the service itself does not declare (an EnvVar or SecretFile resource's,
+// or one added by hand). Not counted: records the
 // platform made (not editable: no one can manage them), pull-request preview environments and
 // suppressions (the platform makes them), and what adopt cannot read back (a published static site).
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
@@ -28,13 +29,29 @@ export function managedKeys(m: Pick<StepEventMetadata, "type" | "old" | "new">):
     const records = (state.outputs as { records?: { id?: string }[] } | undefined)?.records;
     for (const r of Array.isArray(records) ? records : []) if (typeof r?.id === "string") out.push(`DnsRecord:${r.id}`);
   }
-  // A service that declares its env vars (or secret files) owns them all: one added by hand is
-  // drift of the service, not an unmanaged object.
+  // A service that declares its env vars (or secret files) manages those keys; `up` leaves any
+  // other alone (an EnvVar resource's, or one added by hand, which is then unmanaged). When the
+  // state hides the keys (a list secret as a whole), the service is taken to hold them all.
   if (kind === "Service" || kind === "StaticSite") {
-    if ("envVars" in inputs) out.push(`EnvVars:${id}`);
-    if ("secretFiles" in inputs) out.push(`SecretFiles:${id}`);
+    for (const [list, idField, whole, each] of [["envVars", "key", "EnvVars", "EnvVarIn"], ["secretFiles", "path", "SecretFiles", "SecretFileIn"]] as const) {
+      if (!(list in inputs)) continue;
+      const keys = declaredKeys(inputs[list], idField);
+      if (!keys) out.push(`${whole}:${id}`);
+      else for (const k of keys) out.push(`${each}:${id}${list === "envVars" ? "/" : ":"}${k}`);
+    }
   }
   return out;
+}
+
+/** The keys a keyed list declares: a list of items (the native SDK) or a map by key (the dynamic one); undefined when hidden. */
+function declaredKeys(v: unknown, idField: string): string[] | undefined {
+  if (v === null || v === undefined) return [];
+  if (Array.isArray(v)) {
+    const keys = v.map((x) => (x && typeof x === "object" ? (x as Record<string, unknown>)[idField] : undefined));
+    return keys.every((k) => typeof k === "string") ? (keys as string[]) : undefined;
+  }
+  if (typeof v === "object" && !("4dabf18193072939515e22adb298388d" in v)) return Object.keys(v);
+  return undefined;
 }
 
 /** Gathers the managed keys of a refresh's events. */
@@ -89,18 +106,19 @@ export function unmanagedOf(inv: Inventory, managed: Set<string>): Pick<Unmanage
     const isManaged = item.kind === "DnsRecordSet" ? recordIdsOf(importId).some((id) => managed.has(`DnsRecord:${id}`)) : managed.has(item.key);
     count(isManaged, { kind: item.kind, key: item.key, importId, name });
     if (item.kind !== "Service" || !isManaged) continue;
-    // A managed service's env vars and secret files, unless the service declares them itself.
+    // A managed service's env vars and secret files, less those the service declares itself
+    // (counted with it, not apart).
     const cfg = inv.serviceConfig.get(importId);
     if (!managed.has(`EnvVars:${importId}`)) {
       for (const key of cfg?.envVars ?? []) {
         const id = `${importId}/${key}`;
-        count(managed.has(`EnvVar:${id}`), { kind: "EnvVar", key: `EnvVar:${id}`, importId: id, name: `${name}/${key}` });
+        if (!managed.has(`EnvVarIn:${id}`)) count(managed.has(`EnvVar:${id}`), { kind: "EnvVar", key: `EnvVar:${id}`, importId: id, name: `${name}/${key}` });
       }
     }
     if (!managed.has(`SecretFiles:${importId}`)) {
       for (const path of cfg?.secretFiles ?? []) {
         const id = `${importId}:${path}`;
-        count(managed.has(`SecretFile:${id}`), { kind: "SecretFile", key: `SecretFile:${id}`, importId: id, name: `${name}:${path}` });
+        if (!managed.has(`SecretFileIn:${id}`)) count(managed.has(`SecretFile:${id}`), { kind: "SecretFile", key: `SecretFile:${id}`, importId: id, name: `${name}:${path}` });
       }
     }
   }

@@ -132,6 +132,20 @@ describe("against the emulator", () => {
     expect(await countProjects()).toBe(1);
   });
 
+  test("an object deleted by hand and made again many times is made fresh each time, never a gone one returned (the drift harness found the third lost)", async () => {
+    const api = emu.client();
+    const exists = async (p: V1Project) => !!(await api.get(`/v1/projects/${p.id}`).catch(() => undefined));
+    const create = () => inOperation({ identity: ID }, () => api.create(projects(), { name: "shop" }, { schema: V1Project, exists }));
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const p = await create();
+      expect([i, seen.has(p.id), await exists(p)]).toEqual([i, false, true]);
+      seen.add(p.id);
+      await api.delete(`/v1/projects/${p.id}`);
+    }
+    expect(await countProjects()).toBe(0);
+  });
+
   test("a create whose response is lost on every retry is adopted by the next run", async () => {
     const api = emu.client(undefined, { retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 10 } });
     await emu.control("POST", "/faults", { kind: "drop", method: "POST", path: projects(), count: 3 });

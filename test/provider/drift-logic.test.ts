@@ -151,6 +151,18 @@ describe("a change the provider cannot name", () => {
     d.onEvent(update({ image: "nginx:1.27" }, { image: "nginx:1.27", region: "af-west-1" }, { detailedDiff: { region: { diffKind: "add" } } }));
     expect(d.findings).toEqual([]);
   });
+
+  test("only outputs the program does not set moved (a description set by hand, found by the drift harness): no finding", () => {
+    const moved = (olds: object, outs: [object, object]) => ({
+      resOutputsEvent: { metadata: { op: "update", urn, type: "pulumi-nodejs:dynamic/cloudplatform:Project", old: { custom: true, id: "p1", inputs: olds, outputs: outs[0] }, new: { custom: true, id: "p1", inputs: olds, outputs: outs[1] } } },
+    }) as any;
+    const c = new FindingCollector();
+    c.onEvent(moved({ name: "spare" }, [{ name: "spare", description: null, updatedAt: "t0" }, { name: "spare", description: "by hand", updatedAt: "t1" }]));
+    expect(c.findings).toEqual([]);
+    // A moved output the program does set, its value hidden: still a finding.
+    c.onEvent(moved({ name: "spare", description: "mine" }, [{ name: "spare", description: "mine" }, { name: "spare", description: "theirs" }]));
+    expect(c.findings.map((f) => f.reason)).toEqual(["the provider reports a change and names no property"]);
+  });
 });
 
 describe("finding ids and the baseline", () => {
@@ -290,11 +302,27 @@ describe("unmanaged objects and coverage", () => {
     const state = (type: string, id: string, inputs: object = {}, outputs: object = {}) => ({ type, old: { id, inputs, outputs } }) as any;
     expect(managedKeys(state("cloudplatform:index:Service", "s1", { envVars: "[secret]" }))).toEqual(["Service:s1", "EnvVars:s1"]);
     expect(managedKeys(state("pulumi-nodejs:dynamic/cloudplatform:Service", "s2"))).toEqual(["Service:s2"]);
+    // Declared keys, as a list (native) or a map (dynamic): those keys only; any other is the EnvVar's or unmanaged.
+    expect(managedKeys(state("cloudplatform:index:Service", "s4", { envVars: [{ key: "MODE", value: "x" }], secretFiles: [{ path: "/etc/a", content: "[secret]" }] })))
+      .toEqual(["Service:s4", "EnvVarIn:s4/MODE", "SecretFileIn:s4:/etc/a"]);
+    expect(managedKeys(state("pulumi-nodejs:dynamic/cloudplatform:Service", "s5", { envVars: { MODE: { value: "x" }, TOKEN: { value: "[secret]" } } })))
+      .toEqual(["Service:s5", "EnvVarIn:s5/MODE", "EnvVarIn:s5/TOKEN"]);
     expect(managedKeys(state("cloudplatform:index:DnsRecordSet", "z/records-1", {}, { records: [{ id: "r1" }, { id: "r2" }] }))).toEqual(["DnsRecord:r1", "DnsRecord:r2"]);
     expect(managedKeys(state("cloudplatform:index:StaticSite", "s3"))).toEqual(["Service:s3"]);
     expect(managedKeys(state("cloudplatform:index:EnvVar", "s1/MODE"))).toEqual(["EnvVar:s1/MODE"]);
     expect(managedKeys(state("cloudplatform:index:DnsZoneVerification", "z"))).toEqual([]);
     expect(managedKeys(state("random:index:RandomId", "x"))).toEqual([]);
+  });
+
+  test("a service that declares some env vars and secret files: one added by hand is unmanaged, an EnvVar resource's managed (the drift harness found them invisible)", () => {
+    const inv = {
+      workspaceId: "w1", items: [{ kind: "Service" as const, key: "Service:s1", importId: "s1", parts: ["shop", "production", "web"], tiebreak: "s1" }],
+      serviceConfig: new Map([["s1", { envVars: ["EXTRA", "FLAG", "MODE"], secretFiles: ["/etc/a.json", "/etc/extra.conf"] }]]),
+    };
+    const u = unmanagedOf(inv, new Set(["Service:s1", "EnvVarIn:s1/MODE", "EnvVar:s1/FLAG", "SecretFileIn:s1:/etc/a.json"]));
+    expect(u.objects.map((o) => o.key)).toEqual(["EnvVar:s1/EXTRA", "SecretFile:s1:/etc/extra.conf"]);
+    // The declared ones count with the service, as before; the EnvVar resource's apart.
+    expect(u.coverage).toEqual({ managed: 2, total: 4, percent: 50 });
   });
 
   test("the workspace less what the stacks manage, the coverage, and cloudplatform-adopt --from-drift takes the list", async () => {

@@ -67,3 +67,13 @@ test("an input the state does not hold (an import left it out, for the program t
   // A program that drops the env vars it declared: a change, which deletes them.
   expect(await ops.diff("Service", "s1", outs, imported, { ...imported, envVars: vars("calm", "t0") })).toMatchObject({ changes: true, detailedDiff: { "envVars": { kind: "delete" } } });
 });
+
+test("a list item added or removed live is `add` or `delete` from the state to the live object (the drift harness found them reversed)", async () => {
+  const rule = (origins: string[], methods = ["GET"]) => ({ allowedMethods: methods, allowedOrigins: origins, allowedHeaders: null, exposeHeaders: null, maxAgeSeconds: null });
+  const bucket = (corsRules: object[]) => ({ name: "assets", region: "af-west-1", visibility: "PRIVATE", workspaceId: "w1", corsRules, policy: null, forceDestroy: false, endpoint: "e", publicBaseUrl: null, createdAt: null });
+  const declared = { name: "assets", corsRules: [rule(["https://a.example"], ["PUT"])] };
+  const added = await driftOf(Bucket, "assets", bucket([rule(["https://a.example"], ["PUT", "POST"]), rule(["https://b.example"])]), declared);
+  expect(added.paths).toEqual(expect.arrayContaining([{ path: ["corsRules", "0", "allowedMethods", "1"], kind: "add" }, { path: ["corsRules", "1"], kind: "add" }]));
+  const removed = await driftOf(Bucket, "assets", bucket([]), { name: "assets", corsRules: [rule(["https://a.example"]), rule(["https://b.example"])] });
+  expect(removed.paths.every((p) => p.kind === "delete")).toBe(true);
+});
