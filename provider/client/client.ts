@@ -300,7 +300,7 @@ export class CloudPlatformClient {
     } while (cursor);
   }
 
-  async list<T>(path: string, opts: { query?: Query; item?: z.ZodType<T> } = {}): Promise<T[]> {
+  async list<T>(path: string, opts: { query?: Query; item?: z.ZodType<T>; pageSize?: number } = {}): Promise<T[]> {
     const out: T[] = [];
     for await (const item of this.paginate(path, opts)) out.push(item);
     return out;

@@ -101,7 +101,7 @@ export const Bucket = defineResource<BucketInputs, BucketOutputs>({
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
     const b = await bucketApi.create(ctx.client, workspaceId, inputs.region, { name: inputs.name, ...(inputs.visibility ? { visibility: inputs.visibility } : {}) }, {
-      own: (made) => made.name, exists: async (made) => !!(await findBucket(ctx, workspaceId, made.name, made.region ?? inputs.region)),
+      own: (made) => made.name, exists: async (made) => !!(await findBucket(ctx, workspaceId, made.name, made.region ?? inputs.region, { fresh: true })),
     });
     const region = b.region ?? inputs.region ?? "";
     const outs = toOutputs(b, { workspaceId, region, corsRules: null, policy: null, inputs: { ...inputs, __identity: ctx.identity } });
@@ -204,11 +204,28 @@ function splitId(id: string): { workspaceId?: string; region?: string; name: str
 const workspaceFor = (ctx: Context, id: string, olds: BucketOutputs) =>
   workspaceOf(ctx, olds.workspaceId || splitId(id).workspaceId, `bucket ${splitId(id).name}`, async (ws) => !!(await findBucket(ctx, ws, splitId(id).name, olds.region)));
 
-/** There is no GET of one bucket: the region's list is searched by name. */
-export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string): Promise<V1StorageBucket | undefined> {
+/** Walks of a region's bucket list under way, by client: reads that overlap share one walk. */
+const walks = new WeakMap<object, Map<string, Promise<V1StorageBucket[] | undefined>>>();
+
+/**
+ * There is no GET of one bucket: the region's list is searched by name. A refresh reads every
+ * bucket at once; each joining the walk already under way keeps the calls one list per batch, not
+ * one per bucket (which grew with the square of the buckets). `fresh`: a walk started now, for
+ * whether a create's replay names a bucket that exists (a walk begun before the create could miss it).
+ */
+export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string, opts: { fresh?: boolean } = {}): Promise<V1StorageBucket | undefined> {
   const ws = workspaceId || (await ctx.workspaceId());
-  const all = await findOrUndefined(() => bucketApi.list(ctx.client, ws, region));
-  return all?.find((b) => b.name === name);
+  let byRegion = walks.get(ctx.client);
+  if (!byRegion) walks.set(ctx.client, (byRegion = new Map()));
+  const key = `${ws}\n${region ?? ""}`;
+  let walk = opts.fresh ? undefined : byRegion.get(key);
+  if (!walk) {
+    const started = findOrUndefined(() => bucketApi.list(ctx.client, ws, region));
+    if (opts.fresh) return (await started)?.find((b) => b.name === name);
+    walk = started.finally(() => byRegion.delete(key));
+    byRegion.set(key, walk);
+  }
+  return (await walk)?.find((b) => b.name === name);
 }
 
 export const readCors = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<V1CorsRule[]> =>

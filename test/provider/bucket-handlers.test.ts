@@ -149,6 +149,29 @@ test("a bucket in another region and a PUBLIC_READ one; an unmanaged policy and 
   expect(await emu.leftovers()).toEqual({});
 });
 
+test("reads of many buckets at once walk the region's list once, in pages of 100, not once per bucket; a read after them sees what changed", async () => {
+  // Found by make bench-scale: with no GET of one bucket, a refresh of 200 buckets made 2,000 list calls.
+  const api = emu.client();
+  const ws = emu.workspaceId;
+  const names = Array.from({ length: 150 }, (_, i) => `many-${String(i).padStart(3, "0")}`);
+  for (const name of names) await api.post(`/v1/workspaces/${ws}/buckets`, { name });
+  const olds = (name: string) => ({ name, workspaceId: ws, region: "af-west-1", corsRules: null, policy: null, forceDestroy: false }) as unknown as BucketOutputs;
+  const get = jest.spyOn(ctx.client, "get");
+  try {
+    const reads = await Promise.all(names.map((name) => Bucket.read!(ctx, name, olds(name))));
+    expect(reads.map((r) => r.id)).toEqual(names);
+    const lists = get.mock.calls.filter(([path]) => path === `/v1/workspaces/${ws}/buckets`);
+    expect(lists.map(([, o]) => o?.query?.limit ?? "next page")).toEqual([100, "next page"]);
+    // The walk is over: a bucket deleted now reads as gone.
+    await api.delete(`/v1/workspaces/${ws}/buckets/${names[0]}`, { query: { region: "af-west-1" } });
+    expect(await Bucket.read!(ctx, names[0], olds(names[0]))).toEqual({});
+  } finally {
+    get.mockRestore();
+    for (const name of names.slice(1)) await api.delete(`/v1/workspaces/${ws}/buckets/${name}`, { query: { region: "af-west-1" } });
+  }
+  expect(await emu.leftovers()).toEqual({});
+});
+
 test("getBucket and getStorageAccessKeys find what the API holds, and say clearly when nothing is there", async () => {
   const saved = { ...process.env };
   process.env.CLOUDPLATFORM_API_KEY = emu.apiKey;

@@ -12,7 +12,8 @@ const buckets = (workspaceId: string) => `/v1/workspaces/${seg(workspaceId)}/buc
 const bucket = (b: { workspaceId: string; name: string }) => `${buckets(b.workspaceId)}/${seg(b.name)}`;
 
 export const bucketApi = {
-  list: (c: Client, workspaceId: string, region?: string) => c.list(buckets(workspaceId), { query: { region }, item: V1StorageBucket }),
+  /** In pages of the most the platform gives (100): a bucket's read walks the region's list. */
+  list: (c: Client, workspaceId: string, region?: string) => c.list(buckets(workspaceId), { query: { region }, item: V1StorageBucket, pageSize: 100 }),
   create: (c: Client, workspaceId: string, region: string | undefined, body: BucketCreateBody, opts: CreateOptions<V1StorageBucket> = {}) =>
     c.create(buckets(workspaceId), body, { query: { region }, schema: V1StorageBucket, ...opts }),
   /** Refused while the bucket holds objects, unless `force`. */
