@@ -4,6 +4,8 @@
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
+  // Only `*.test.ts` files are tests: helpers beside them may be named anything (a `spec.ts` was run as a test).
+  testMatch: ["**/*.test.ts"],
   // Transpile only (isolatedModules in tsconfig.jest.json): `make typecheck` checks the tests' types once, with tsc.
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.jest.json" }] },
   testTimeout: 60_000,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator } from "../emulator";
 import { openStack, ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
-import { fleetSpec } from "../test/drift/harness/spec";
+import { fleetSpec } from "../test/drift/harness/declared";
 import { timed } from "./drift";
 import type { Row } from "./engine";
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "..");
-type Config = { testPathIgnorePatterns?: string[] };
+type Config = { testPathIgnorePatterns?: string[]; testMatch?: string[] };
 const unit = require(join(ROOT, "jest.unit.config.js")) as Required<Config>;
 const gate = require(join(ROOT, "jest.config.js")) as Required<Config>;
 const full = require(join(ROOT, "jest.full.config.js")) as Config;
@@ -69,6 +69,8 @@ test("make test keeps each capability's own test through the real CLI; make test
   ];
   for (const rel of core) expect(gateOnly(rel)).toBe(`${rel}: make test`);
   expect(full.testPathIgnorePatterns ?? ["/node_modules/"]).toEqual(["/node_modules/"]);
+  // The files counted here are the files Jest runs: `*.test.ts`, no helper beside them.
+  expect(full.testMatch).toEqual(["**/*.test.ts"]);
   for (const p of gate.testPathIgnorePatterns.filter((x) => x !== "/node_modules/")) {
     expect([p, files.some((f) => f.includes(p))]).toEqual([p, true]);
   }

@@ -1,6 +1,6 @@
 """The drift harness's stack in Python (test/programs/drift-harness in TypeScript): every resource type,
 with the properties a person can edit through the API declared from the JSON spec the harness passes
-as config (test/drift/harness/spec.ts), through the native plugin. Run by test/drift/harness/fleet.ts
+as config (test/drift/harness/declared.ts), through the native plugin. Run by test/drift/harness/fleet.ts
 and bench/drift-harness.ts: `up --refresh` only (also what restores objects deleted by hand);
 cloudplatform-drift then checks the stack without running this program. Prints OK."""
 import os

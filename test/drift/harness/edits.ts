@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { CloudPlatformClient } from "../../../provider/client";
 import type { TestEmulator } from "../../support/emulator";
 import type { HarnessStack } from "./fleet";
-import { IGNORED } from "./spec";
+import { IGNORED } from "./declared";
 
 /** A finding as the harness scores it: `<stack>|<Type> <name>|<change> <path>`, `...|deleted`, or `unmanaged|<key>`. */
 export type Truth = string;

@@ -8,7 +8,7 @@ import type { TestEmulator } from "../../support/emulator";
 import { PROGRAMS } from "../../support/stack";
 import { PYTHON } from "../../support/toolchains";
 import { destroyStack, fleetEnv, run } from "../fleet";
-import { fleetSpec, type FleetSecrets, type FleetSpec } from "./spec";
+import { fleetSpec, type FleetSecrets, type FleetSpec } from "./declared";
 
 export const PROJECT = "drift-harness";
 export type Sdk = "dynamic" | "native" | "python";

@@ -1,6 +1,6 @@
 // The drift harness's stack (test/drift/harness), on either SDK (config `sdk`: dynamic or native):
 // every resource type, each with the properties a person can edit through the API declared, from
-// the JSON spec in config `spec` (test/drift/harness/spec.ts). test/python/drift_harness.py
+// the JSON spec in config `spec` (test/drift/harness/declared.ts). test/python/drift_harness.py
 // declares the same in Python. Some properties are under ignoreChanges, and a few inputs are left
 // undeclared on purpose: edits of either must never be reported.
 import * as pulumi from "@pulumi/pulumi";
