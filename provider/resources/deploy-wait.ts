@@ -7,6 +7,9 @@ import type { Context } from "./framework";
 import { formatDuration, pollUntil, type WaitBudget } from "./waiter";
 
 const ENDED = ["RUNNING", "FAILED", "CANCELLED", "SUPERSEDED", "REPLACED"];
+
+/** A deploy status that may still change: the deploy has not ended. */
+export const deployUnderWay = (status: string | null | undefined): boolean => !!status && !ENDED.includes(status);
 const POLL = { initialMs: 250, maxMs: 5_000, factor: 1.6 };
 const LOG_LINES = 12;
 

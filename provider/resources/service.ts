@@ -6,11 +6,11 @@ import { KEYED_LISTS } from "../keyed";
 import {
   checkWith, compact, defineResource, deleteIgnoringNotFound, diffWith, isImport, ResourceInitError, same,
 } from "./framework";
-import { DeployFailedError, latestDeploy, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
+import { DeployFailedError, deployUnderWay, latestDeploy, waitForDeploy, waitNeedsDeploys } from "./deploy-wait";
 import { normaliseEnvVars, sortFiles, syncEnvVars, syncSecretFiles } from "./serviceConfig";
 import { findService, readOutputs, toInputs } from "./serviceOutputs";
 import { DIFF, type EnvVarItem, rules, type SecretFileItem, serviceInputs, type ServiceInputs, serviceOutputs, type ServiceOutputs, stableOutputs } from "./serviceSchema";
-import { applyCron, applySettings, applySwitches, redeployIfNeeded, waitForRedeploy } from "./serviceUpdate";
+import { applyCron, applySettings, applySwitches, continueWait, redeployIfNeeded, waitForRedeploy } from "./serviceUpdate";
 import { parseDuration, waitBudgetMs } from "./waiter";
 
 // ---- schemas: serviceSchema.ts ----
@@ -114,6 +114,7 @@ export const Service = defineResource<ServiceInputs, ServiceOutputs>({
     const needsRedeploy = varsChanged || filesChanged || change.buildChanged;
     const redeployed = await redeployIfNeeded(ctx, id, news, change, needsRedeploy, suspendedAfter);
     if (redeployed && news.waitForDeploy !== false) await waitForRedeploy(ctx, id, news, change.before, budget, secretsOf(news));
+    else if (news.waitForDeploy !== false && !suspendedAfter && deployUnderWay(olds.latestDeployStatus)) await continueWait(ctx, id, news, budget, secretsOf(news));
     await applySwitches(ctx, id, olds, news);
 
     const pending = !redeployed && (needsRedeploy || (olds.pendingRedeploy ?? false));

@@ -4,7 +4,7 @@
 import { deployApi, type ServicePatchBody, serviceApi } from "../api/endpoints/services";
 import type { V1Deploy } from "../api/services";
 import { compact, type Context, same } from "./framework";
-import { DeployFailedError, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
+import { DeployFailedError, deployUnderWay, latestDeploy, latestDeployIfAllowed, waitForDeploy } from "./deploy-wait";
 import { findService } from "./serviceOutputs";
 import type { WaitBudget } from "./waiter";
 import { BUILD_KEYS, type ServiceInputs, type ServiceOutputs, SOURCE_KEYS } from "./serviceSchema";
@@ -70,6 +70,21 @@ export async function redeployIfNeeded(
 export async function waitForRedeploy(ctx: Context, id: string, news: ServiceInputs, before: V1Deploy | undefined, wait: WaitBudget, secrets: string[]): Promise<void> {
   const d = await latestDeploy(ctx, id);
   if (!d || d.id === before?.id) return;
+  try {
+    await waitForDeploy(ctx, news.name, d.id, { timeoutMs: wait.ms, limit: wait.limit, secrets });
+  } catch (err) {
+    if (err instanceof DeployFailedError) throw new Error(err.message);
+    throw err;
+  }
+}
+
+/**
+ * A deploy an earlier wait left under way (its timeout passed: "raise `timeout`"): the next update
+ * waits for it, so following the advice finishes the job, whether or not the deploy ended meanwhile.
+ */
+export async function continueWait(ctx: Context, id: string, news: ServiceInputs, wait: WaitBudget, secrets: string[]): Promise<void> {
+  const d = await latestDeployIfAllowed(ctx, id);
+  if (!d || !deployUnderWay(d.status)) return;
   try {
     await waitForDeploy(ctx, news.name, d.id, { timeoutMs: wait.ms, limit: wait.limit, secrets });
   } catch (err) {

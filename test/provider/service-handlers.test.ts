@@ -57,12 +57,19 @@ test("an env var change redeploys with redeployOnChange, and otherwise shows pen
   expect(loud.outs).toMatchObject({ pendingRedeploy: false, latestDeployStatus: "RUNNING" });
 });
 
-test("a deploy still going when the timeout passes fails the create, keeps the service, and says how to wait longer", async () => {
-  emu.emu.settings.speed = 1;
-  const err = await failure(Service.create(ctx, { environmentId, name: "slow", type: "WEB", image: "nginx:1.27", timeout: "1s" }));
+test("a deploy still going when the timeout passes fails the create, keeps the service, and says how to wait longer; the next update waits for it", async () => {
+  emu.emu.settings.speed = 0.3; // an image deploys in about 4 s
+  const inputs = { environmentId, name: "slow", type: "WEB" as const, image: "nginx:1.27", timeout: "1s" };
+  const err = await failure(Service.create(ctx, inputs));
   expect(err).toBeInstanceOf(ResourceInitError);
   expect(err.message).toMatch(/slow: deploy .* was still (QUEUED|BUILDING|DEPLOYING) after 1s; raise `timeout`/);
   expect((await live(err.id)).name).toBe("slow");
+  const kept = (err as ResourceInitError).properties as any;
+  expect(kept.latestDeployStatus).toMatch(/^(QUEUED|BUILDING|DEPLOYING)$/);
+  // The advice followed: nothing else changes, and the update continues the wait to the end.
+  const updated = await Service.update!(ctx, err.id, kept, { ...inputs, timeout: "2m" });
+  expect(updated.outs).toMatchObject({ latestDeployId: kept.latestDeployId, latestDeployStatus: "RUNNING" });
+  expect(await deploys(err.id)).toBe(1);
 });
 
 test("diff: what a route changes updates in place; everything else replaces, delete-first when the name is kept", async () => {
