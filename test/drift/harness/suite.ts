@@ -21,7 +21,11 @@ export function harnessSuite(opts: { label: string; base: number; rounds: number
     mkdirSync(join(ROOT, ".pulumi-state"), { recursive: true });
     dir = mkdtempSync(join(ROOT, ".pulumi-state", `${opts.label}-`));
     const tag = `${process.pid}`;
-    const built = await Promise.allSettled([buildStack(emu, dir, "dynamic", "dyn", tag), buildStack(emu, dir, "native", "nat", tag), buildStack(emu, dir, "python", "py", tag)]);
+    // Stack names of this process: each stack's config is a file in the program's folder, which
+    // the two harness files (run side by side by Jest's workers) would otherwise overwrite.
+    const built = await Promise.allSettled([
+      buildStack(emu, dir, "dynamic", `dyn-${tag}`, tag), buildStack(emu, dir, "native", `nat-${tag}`, tag), buildStack(emu, dir, "python", `py-${tag}`, tag),
+    ]);
     fleet = built.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
     const failed = built.find((b): b is PromiseRejectedResult => b.status === "rejected");
     if (failed) throw failed.reason;
