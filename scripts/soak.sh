@@ -24,7 +24,7 @@ for i in $(seq 1 "$runs"); do
       make -j4 "$target" JEST_FLAGS="--json --outputFile=$work/run-$i.json ${SOAK_JEST_ARGS:-}" ) > "$work/run-$i.log" 2>&1
   status=$?
   took=$(( $(date +%s) - start ))
-  cpu=$(awk '{ printf "%.1f", ($1 + $2) / 60 }' "$work/cpu-$i" 2>/dev/null)
+  cpu=$(awk '/^[0-9.]+ [0-9.]+$/ { printf "%.1f", ($1 + $2) / 60 }' "$work/cpu-$i" 2>/dev/null)
   summary=$( [ -s "$work/run-$i.json" ] && node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numTotalTestSuites} files`);
