@@ -127,13 +127,6 @@ async function main(): Promise<void> {
     delegate: (values.delegate as string[] | undefined) ?? [],
     sendRate: num(values["send-rate"], "send-rate"),
   });
-  const { baseUrl, dnsAddress, exposed, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
-  process.stdout.write(
-    JSON.stringify({
-      baseUrl, ...(dnsAddress ? { dnsAddress } : {}), ...(exposed ? { exposed } : {}),
-      workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/`,
-    }) + "\n",
-  );
   // The emulator never falls over: a fault in one request or timer is logged, and serving goes on.
   const fault = (what: string) => (err: unknown) =>
     emulator.emu.log({ kind: "error", msg: `${what}: ${err instanceof Error ? err.message : String(err)}`, stack: err instanceof Error ? err.stack : undefined });
@@ -162,6 +155,15 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Only then the startup line: whoever reads it may signal at once, and a signal before the
+  // handlers would kill the process instead of stopping it.
+  const { baseUrl, dnsAddress, exposed, workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain } = emulator;
+  process.stdout.write(
+    JSON.stringify({
+      baseUrl, ...(dnsAddress ? { dnsAddress } : {}), ...(exposed ? { exposed } : {}),
+      workspaceId, otherWorkspaceId, apiKey, keys, login, storageKeys, testMailDomain, dashboardUrl: `${baseUrl}/_emulator/ui/`,
+    }) + "\n",
+  );
 }
 
 if (require.main === module) {

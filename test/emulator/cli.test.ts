@@ -40,3 +40,24 @@ test("the built CLI prints one JSON line with keys, a sign-in and the DNS addres
   child.kill("SIGTERM");
   expect(await exited).toBe(0);
 });
+
+test("a SIGTERM sent the moment the startup line arrives stops the emulator gracefully (exit 0), every time", async () => {
+  // The line used to be written before the signal handlers were installed: a reader that signalled
+  // at once killed the process (exit by SIGTERM) about two times in three.
+  const ends: unknown[] = [];
+  for (let i = 0; i < 5; i++) {
+    const child = spawn(process.execPath, [CLI, "--speed", "0"], { stdio: ["ignore", "pipe", "ignore"] });
+    const exited = new Promise((ok) => child.on("exit", (code, signal) => ok(signal ?? code)));
+    await new Promise<void>((ok) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (!out.includes("\n")) return;
+        child.kill("SIGTERM");
+        ok();
+      });
+    });
+    ends.push(await exited);
+  }
+  expect(ends).toEqual(Array(5).fill(0));
+});
