@@ -69,13 +69,7 @@ export async function redeployIfNeeded(
 /** Waits for the deploy the update started; a failure keeps the previous state, so the next `up` applies the change again. */
 export async function waitForRedeploy(ctx: Context, id: string, news: ServiceInputs, before: V1Deploy | undefined, wait: WaitBudget, secrets: string[]): Promise<void> {
   const d = await latestDeploy(ctx, id);
-  if (!d || d.id === before?.id) return;
-  try {
-    await waitForDeploy(ctx, news.name, d.id, { timeoutMs: wait.ms, limit: wait.limit, secrets });
-  } catch (err) {
-    if (err instanceof DeployFailedError) throw new Error(err.message);
-    throw err;
-  }
+  if (d && d.id !== before?.id) await waitLive(ctx, news, d.id, wait, secrets);
 }
 
 /**
@@ -84,9 +78,13 @@ export async function waitForRedeploy(ctx: Context, id: string, news: ServiceInp
  */
 export async function continueWait(ctx: Context, id: string, news: ServiceInputs, wait: WaitBudget, secrets: string[]): Promise<void> {
   const d = await latestDeployIfAllowed(ctx, id);
-  if (!d || !deployUnderWay(d.status)) return;
+  if (d && deployUnderWay(d.status)) await waitLive(ctx, news, d.id, wait, secrets);
+}
+
+/** An update's wait: a failed deploy is a plain error (the update keeps the previous state), not a created-but-broken one. */
+async function waitLive(ctx: Context, news: ServiceInputs, deployId: string, wait: WaitBudget, secrets: string[]): Promise<void> {
   try {
-    await waitForDeploy(ctx, news.name, d.id, { timeoutMs: wait.ms, limit: wait.limit, secrets });
+    await waitForDeploy(ctx, news.name, deployId, { timeoutMs: wait.ms, limit: wait.limit, secrets });
   } catch (err) {
     if (err instanceof DeployFailedError) throw new Error(err.message);
     throw err;

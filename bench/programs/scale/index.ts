@@ -11,7 +11,7 @@ const n = config.requireNumber("count");
 const tag = config.require("tag");
 
 // One no-op provider per type: create answers every property the type has (./shape.js).
-const { FILLED, slots } = require("./shape");
+const { FILLED, slots, blocks } = require("./shape");
 const noops: Record<string, pulumi.dynamic.ResourceProvider> = {};
 for (const kind of Object.keys(FILLED)) {
   const filled = FILLED[kind];
@@ -31,26 +31,6 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
-if (mode === "noop") {
-  for (let b = 0; b * 5 < n; b++) {
-    const left = n - b * 5;
-    const project = new Noop("Project", `p${b}`, { name: `${tag}-p${b}` });
-    if (left > 1) new Noop("Environment", `e${b}`, { projectId: project.id, name: "production" });
-    if (left > 2) {
-      const zone = new Noop("DnsZone", `z${b}`, { name: `${tag}-z${b}.example` });
-      if (left > 3) new Noop("DnsRecord", `r${b}`, { zoneId: zone.id, name: "www", type: "TXT", content: "v=bench" });
-    }
-    if (left > 4) new Noop("Bucket", `b${b}`, { name: `${tag}-b${b}` });
-  }
-} else {
-  for (let b = 0; b * 5 < n; b++) {
-    const left = n - b * 5;
-    const project = new cloud.Project(`p${b}`, { name: `${tag}-p${b}` });
-    if (left > 1) new cloud.Environment(`e${b}`, { projectId: project.id, name: "production" });
-    if (left > 2) {
-      const zone = new cloud.DnsZone(`z${b}`, { name: `${tag}-z${b}.example` });
-      if (left > 3) new cloud.DnsRecord(`r${b}`, { zoneId: zone.id, name: "www", type: "TXT", content: "v=bench" });
-    }
-    if (left > 4) new cloud.Bucket(`b${b}`, { name: `${tag}-b${b}` });
-  }
-}
+type Args = Record<string, pulumi.Input<unknown>>;
+const ours = cloud as unknown as Record<string, new (name: string, args: Args) => pulumi.CustomResource>;
+blocks(n, tag, (kind: string, name: string, args: Args) => (mode === "noop" ? new Noop(kind, name, args) : new ours[kind](name, args)));

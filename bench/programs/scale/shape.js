@@ -17,4 +17,21 @@ const FILLED = Object.fromEntries(
 /** The resource's inputs, with every other declared property as an output to come. */
 const slots = (kind, args) => ({ ...Object.fromEntries(Object.keys(FILLED[kind]).map((k) => [k, undefined])), ...args });
 
-module.exports = { TYPES, FILLED, slots };
+/**
+ * The stacks' N resources in blocks of five (a Project, its Environment, a DNS zone, a TXT record in
+ * it, a bucket), each made by `make(kind, name, args)`: ours or a no-op, with the same dependencies.
+ */
+function blocks(n, tag, make) {
+  for (let b = 0; b * 5 < n; b++) {
+    const left = n - b * 5;
+    const project = make("Project", `p${b}`, { name: `${tag}-p${b}` });
+    if (left > 1) make("Environment", `e${b}`, { projectId: project.id, name: "production" });
+    if (left > 2) {
+      const zone = make("DnsZone", `z${b}`, { name: `${tag}-z${b}.example` });
+      if (left > 3) make("DnsRecord", `r${b}`, { zoneId: zone.id, name: "www", type: "TXT", content: "v=bench" });
+    }
+    if (left > 4) make("Bucket", `b${b}`, { name: `${tag}-b${b}` });
+  }
+}
+
+module.exports = { TYPES, FILLED, slots, blocks };
