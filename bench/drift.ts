@@ -199,13 +199,7 @@ export async function runDrift(opts: { stacks: number; memoryStacks?: number; pa
   } finally {
     // The emulator goes with this process and the backend with `dir`: nothing to destroy. The
     // stacks' config files are in the program's folder.
-    for (const name of names) {
-      try {
-        unlinkSync(join(PROGRAM, `Pulumi.${name}.yaml`));
-      } catch {
-        // not made
-      }
-    }
+    for (const name of names) rmSync(join(PROGRAM, `Pulumi.${name}.yaml`), { force: true });
     await emu.close();
     rmSync(dir, { recursive: true, force: true });
   }

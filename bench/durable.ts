@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
+import { cpuSeconds } from "./scale-series";
 
 const CLIENTS = 8;
 const TARGET = 0.8;
@@ -19,16 +20,6 @@ interface Info { baseUrl: string; workspaceId: string; apiKey: string }
 interface Burst { perSecond: number; medianMs: number; cpuUs?: number }
 export interface DurableRow { what: string; memory: string; state: string; ratio: string; target: string; ok: boolean | undefined }
 
-/** CPU seconds (user + system) a process has used, from /proc; undefined elsewhere. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 async function child(rows: number, stateDir?: string): Promise<{ info: Info; pid: number; stop: () => Promise<void> }> {
   const script = join(__dirname, "durable-child.js");

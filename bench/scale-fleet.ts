@@ -4,7 +4,7 @@
 // half dynamic, half native, drift in 4): the first up for real, the rest copies of their
 // checkpoints (same objects, same reads). Wall time, CPU time of each and every process it started
 // (other load does not move it as it moves wall time), and each shard's peak RSS.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator";
@@ -72,13 +72,7 @@ export async function runFleets(sizes: number[]): Promise<Series[]> {
     log(`fleets failed: ${(err as Error).message.split("\n").filter((l) => /error/i.test(l)).slice(0, 5).join(" | ") || (err as Error).message.slice(0, 500)}`);
     throw err;
   } finally {
-    for (const name of base) {
-      try {
-        unlinkSync(join(PROGRAM, `Pulumi.${name}.yaml`));
-      } catch {
-        // not made
-      }
-    }
+    for (const name of base) rmSync(join(PROGRAM, `Pulumi.${name}.yaml`), { force: true });
     await emu.close();
     // A CLI cut short may still be writing its backend for a moment.
     rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
