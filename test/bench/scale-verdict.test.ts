@@ -1,0 +1,31 @@
+// bench-scale's verdicts: a row that meets its ratio but not its slope, when the no-op baseline
+// grows as steeply, is Pulumi's own miss and says so; any other miss stays a miss.
+import { verdict } from "../../bench/scale-report";
+import { LINEAR, type Point, type Series, slope } from "../../bench/scale-series";
+
+const last = (p: Point[]) => p[p.length - 1];
+const within = (p: Point[]) => last(p).value / last(p).baseline! <= 1.1;
+const row = (points: Point[]): Series => ({
+  family: "stacks", id: "S-x", what: "up", unit: "s", baselineName: "no-op dynamic provider", points,
+  goal: "<= 1.1x the no-op", check: (p) => within(p) && (slope(p) ?? Infinity) <= LINEAR, goalMet: within,
+});
+
+test("a row within its ratio and its slope is ok", () => {
+  expect(verdict(row([{ size: 100, value: 10, baseline: 10 }, { size: 1000, value: 100, baseline: 95 }]))).toBe("ok");
+});
+
+test("a steep slope that the no-op shares is named as Pulumi's, with the no-op's slope", () => {
+  const v = verdict(row([{ size: 100, value: 7, baseline: 7 }, { size: 1000, value: 111, baseline: 136 }]));
+  expect(v).toMatch(/^missed by Pulumi/);
+  expect(v).toContain("19.4x");
+});
+
+test("a slope steeper than the no-op's, or a ratio over its goal, stays MISSED", () => {
+  expect(verdict(row([{ size: 100, value: 5, baseline: 7 }, { size: 1000, value: 100, baseline: 100 }]))).toBe("MISSED");
+  expect(verdict(row([{ size: 100, value: 10, baseline: 10 }, { size: 1000, value: 200, baseline: 150 }]))).toBe("MISSED");
+  expect(verdict(row([{ size: 100, value: 10, baseline: 10 }, { size: 1000, value: 100, baseline: 10 }]))).toBe("MISSED");
+});
+
+test("a row without a check has no verdict", () => {
+  expect(verdict({ ...row([{ size: 1, value: 1 }]), check: undefined })).toBe("-");
+});
