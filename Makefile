@@ -113,7 +113,7 @@ python-sdk: $(WHEEL) .venv/.mypy
 
 # The tier to run on each change (jest.config.js): the fast tier and each capability through the real CLI once.
 test: build typecheck tools python-sdk system-deps
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} npx --no-install jest --ci $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} DRIFT_HARNESS=$${DRIFT_HARNESS:-small} npx --no-install jest --ci $(JEST_FLAGS)
 
 # Every test (jest.full.config.js), what CI (.ci/run) runs on every landing: also the matrix make test
 # leaves out (the examples' commands, packaging and the release through local registries, the newest

@@ -18,7 +18,6 @@ const FULL_ONLY = {
   "/test/compat/": "the newest CLI, @pulumi/pulumi and Node.js 22 (make compat)",
   "/test/drift/lifecycle.test.ts": "drift over TypeScript, Python, Go and YAML stacks",
   "/test/drift/failures.test.ts": "drift runs whose stacks cannot be checked",
-  "/test/drift/harness-full.test.ts": "the drift harness's 1,000+ random edits (make test runs its small seed set, harness.test.ts)",
   "/test/lifecycle/adopt.test.ts": "whole-workspace adoption through the CLI",
   "/test/lifecycle/advice.test.ts": "the fixes errors suggest, applied through the CLI",
   "/test/lifecycle/connection-loss.test.ts": "a deploy wait that loses the platform",
