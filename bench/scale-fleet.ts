@@ -12,7 +12,7 @@ import { mapLimit } from "../provider/drift/pool";
 import type { Report } from "../provider/drift/types";
 import { openStack, ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
 import { cloneStack, timed } from "./drift";
-import { LINEAR, log, type Point, type Series, slope } from "./scale-series";
+import { linear, log, type Series, within } from "./scale-series";
 
 const PROGRAM = join(ROOT, "bench", "programs", "drift");
 const CLI = join(ROOT, "dist", "provider", "drift", "cli.js");
@@ -77,19 +77,18 @@ export async function runFleets(sizes: number[]): Promise<Series[]> {
     // A CLI cut short may still be writing its backend for a moment.
     rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
-  const last = (p: Point[]) => p[p.length - 1];
-  const linear = (p: Point[]) => (slope(p) ?? Infinity) <= LINEAR;
+  const ratio = within(1.1);
   const loopName = `xargs -P ${SHARDS} pulumi refresh --preview-only`;
   return [
     {
       family: "fleets", id: "F1", what: `cloudplatform-drift, ${SHARDS} shards then merge, wall time`, unit: "s", baselineName: loopName,
       points: points.map((p) => ({ size: p.size, value: p.cmd.seconds, baseline: p.loop.seconds })), goal: "<= 1.1x the loop at the largest size",
-      check: (p) => last(p).value / last(p).baseline! <= 1.1 && linear(p),
+      check: (p) => ratio(p) && linear(p), goalMet: ratio,
     },
     {
       family: "fleets", id: "F1c", what: "the same, CPU time of every process each started", unit: "s", baselineName: loopName,
       points: points.map((p) => ({ size: p.size, value: p.cmd.cpu, baseline: p.loop.cpu })), goal: "<= 1.1x the loop at the largest size",
-      check: (p) => last(p).value / last(p).baseline! <= 1.1 && linear(p),
+      check: (p) => ratio(p) && linear(p), goalMet: ratio,
     },
     {
       family: "fleets", id: "F2", what: "peak RSS of a shard's own process (the largest of the four)", unit: "MB",

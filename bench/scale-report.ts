@@ -53,7 +53,7 @@ export function markdown(all: Series[]): string {
     for (const s of rows) {
       const points = s.points.map((p) => `${p.size.toLocaleString("en-US")}: ${num(p.value)}${p.baseline !== undefined ? ` (${num(p.baseline)})` : ""}`).join("; ");
       const slopes = `${num(slope(s.points))}x${s.points.some((p) => p.baseline !== undefined) ? ` (${num(slope(s.points, "baseline"))}x)` : ""}`;
-      out.push(`| ${s.id} | ${s.what}, ${s.unit} | ${s.baselineName ?? "-"} | ${points} | ${slopes} | ${s.goal}; ≤ ${LINEAR}x | **${verdict(s)}**${s.note ? `: ${s.note}` : ""} |`);
+      out.push(`| ${s.id} | ${s.what}, ${s.unit} | ${s.baselineName ?? "-"} | ${points} | ${slopes} | ${s.goal}; ≤ ${LINEAR}x | **${verdict(s)}** |`);
     }
     out.push("");
   }

@@ -29,8 +29,6 @@ export interface Series {
   /** The goal without the slope: when it holds and only the slope misses, as the baseline's does
    * too, the miss is the baseline's own (Pulumi's engine) and the verdict says so. */
   goalMet?: (points: Point[]) => boolean;
-  /** Why a row misses, when the baseline misses the same way (Pulumi itself, say). */
-  note?: string;
 }
 
 /** How a series grew from its smallest size to its largest: value there ÷ value here. */
@@ -42,6 +40,11 @@ export function slope(points: Point[], of: "value" | "baseline" = "value"): numb
 
 /** Linear, with a little room: from N to 10N at most 12 times the cost. */
 export const LINEAR = 12;
+
+export const last = (points: Point[]) => points[points.length - 1];
+export const linear = (points: Point[]) => (slope(points) ?? Infinity) <= LINEAR;
+/** At most `max` times the baseline at the largest size. */
+export const within = (max: number) => (points: Point[]) => last(points).value / last(points).baseline! <= max;
 
 export const ratioAt = (p: Point | undefined) => (p && p.baseline ? p.value / p.baseline : undefined);
 

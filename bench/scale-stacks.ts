@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { startEmulator } from "../emulator";
 import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
 import { installedApp, sampleProviderRss } from "./engine";
-import { LINEAR, log, type Point, type Series, slope, treeCpuSeconds } from "./scale-series";
+import { last, linear, log, type Series, treeCpuSeconds, within } from "./scale-series";
 
 const OPS = ["preview", "up", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
@@ -87,9 +87,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     apps.native.dispose();
   }
   const at = (key: string) => results.get(key)!;
-  const last = (p: Point[]) => p[p.length - 1];
-  const linear = (p: Point[]) => (slope(p) ?? Infinity) <= LINEAR;
-  const within = (p: Point[]) => last(p).value / last(p).baseline! <= 1.1;
+  const ratio = within(1.1);
   const series: Series[] = [];
   for (const sdk of ["dynamic", "native"] as const) {
     for (const op of OPS) {
@@ -97,13 +95,13 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
         family: "stacks", id: `S-${sdk[0]}${op[0]}c`, what: `${op}, ${sdk} SDK, CPU time of every process`, unit: "s",
         baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
         points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).cpu[op], baseline: at(`${sdk} noop ${n}`).cpu[op] })),
-        goal: "<= 1.1x the no-op at the largest size", check: (p) => within(p) && linear(p), goalMet: within,
+        goal: "<= 1.1x the no-op at the largest size", check: (p) => ratio(p) && linear(p), goalMet: ratio,
       });
       series.push({
         family: "stacks", id: `S-${sdk[0]}${op[0]}`, what: `${op}, ${sdk} SDK, mixed resources`, unit: "s",
         baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
         points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).seconds[op], baseline: at(`${sdk} noop ${n}`).seconds[op] })),
-        goal: "<= 1.1x the no-op at the largest size", check: (p) => within(p) && linear(p), goalMet: within,
+        goal: "<= 1.1x the no-op at the largest size", check: (p) => ratio(p) && linear(p), goalMet: ratio,
       });
     }
     series.push({

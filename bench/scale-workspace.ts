@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
-import { cpuSeconds, type EmulatorInfo, emulatorProcess, LINEAR, log, percentile, pool, type Point, rssOf, type Series, slope } from "./scale-series";
+import { cpuSeconds, type EmulatorInfo, emulatorProcess, last, LINEAR, linear, log, percentile, pool, type Point, rssOf, type Series } from "./scale-series";
 
 const CLIENTS = 8;
 const CREATES = 1_000;
@@ -151,8 +151,6 @@ export async function runWorkspaces(sizes: number[], base = 1_000): Promise<{ se
   const runs: Measured[] = [];
   for (const size of sizes) runs.push(await measureSize(size));
   const pts = (f: (m: Measured) => number): Point[] => runs.map((m) => ({ size: m.size, value: f(m), baseline: f(baseRun) }));
-  const last = (points: Point[]) => points[points.length - 1];
-  const linear = (points: Point[]) => (slope(points) ?? Infinity) <= LINEAR;
   const baseName = `the same at ${base.toLocaleString("en-US")} objects`;
   return {
     raw: [baseRun, ...runs],

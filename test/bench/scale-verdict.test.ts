@@ -1,13 +1,12 @@
 // bench-scale's verdicts: a row that meets its ratio but not its slope, when the no-op baseline
 // grows as steeply, is Pulumi's own miss and says so; any other miss stays a miss.
 import { verdict } from "../../bench/scale-report";
-import { LINEAR, type Point, type Series, slope } from "../../bench/scale-series";
+import { linear, type Point, type Series, within } from "../../bench/scale-series";
 
-const last = (p: Point[]) => p[p.length - 1];
-const within = (p: Point[]) => last(p).value / last(p).baseline! <= 1.1;
+const ratio = within(1.1);
 const row = (points: Point[]): Series => ({
   family: "stacks", id: "S-x", what: "up", unit: "s", baselineName: "no-op dynamic provider", points,
-  goal: "<= 1.1x the no-op", check: (p) => within(p) && (slope(p) ?? Infinity) <= LINEAR, goalMet: within,
+  goal: "<= 1.1x the no-op", check: (p) => ratio(p) && linear(p), goalMet: ratio,
 });
 
 test("a row within its ratio and its slope is ok", () => {
