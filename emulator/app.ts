@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { authenticate, SCOPES } from "./auth";
 import type { Emu } from "./emu";
 import { PlatformError, tooManyRequests } from "./errors";
-import type { AnyRouteDef, Ctx } from "./http";
+import { type AnyRouteDef, BODY_LIMIT, type Ctx, parseJsonBody } from "./http";
 import { idempotencyKey, replyOnce } from "./idempotency";
 import { graphqlRefusal } from "./graphql";
 import { s3AccessKeyIdOf } from "./s3/routes";
@@ -13,7 +13,6 @@ import { registerSurfaces } from "./routes/surfaces";
 import { type GuardOptions, installGuard, rewriteTarget, surfaceOf } from "./guard";
 
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
-const BODY_LIMIT = 10 * 1024 * 1024;
 
 export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -29,12 +28,10 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
 
   // Bodies are optional on creating routes such as POST /verify; an empty JSON body is no body.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new PlatformError(400, "Body is not valid JSON"), undefined);
+      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+    } catch (err) {
+      done(err as Error, undefined);
     }
   });
 

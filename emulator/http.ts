@@ -2,8 +2,21 @@
 // plain context and return a plain reply, so they know nothing of fastify.
 import type { Principal, ScopeName } from "./auth";
 import type { Emu } from "./emu";
-import { badRequest } from "./errors";
+import { badRequest, PlatformError } from "./errors";
 import type { z } from "zod";
+
+/** A request body's limit unless its route sets one (the email routes take larger messages). */
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+/** An application/json body: an empty body is no body (POST /verify and the like take none). */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PlatformError(400, "Body is not valid JSON");
+  }
+}
 
 export interface Ctx {
   params: Record<string, string>;

@@ -8,7 +8,10 @@ import { createHmac, randomBytes } from "node:crypto";
 import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { Client, Pool, type ClientConfig } from "pg";
+import type { Client, ClientConfig, Pool } from "pg";
+
+// pg is loaded when a database is first reached: most emulators never start a Postgres server.
+const pg = (): typeof import("pg") => require("pg");
 import { LOOPBACK } from "./loopback";
 import { settlesWithin } from "./postgres-engine";
 
@@ -134,7 +137,7 @@ export class Cluster {
         }
       }
       await this.admin?.end().catch(() => undefined);
-      this.admin = new Pool({ ...this.config("postgres"), max: 3, idleTimeoutMillis: 10_000 });
+      this.admin = new (pg().Pool)({ ...this.config("postgres"), max: 3, idleTimeoutMillis: 10_000 });
       this.admin.on("error", () => undefined);
       const r = await this.admin.query<{ v: string }>("SELECT current_setting('server_version') AS v");
       this.version = r.rows[0].v;
@@ -277,7 +280,7 @@ export class Cluster {
 
   /** A new session on one of the cluster's databases, as the superuser unless told otherwise. */
   async connect(database: string, user = ADMIN, password = this.adminPassword): Promise<Client> {
-    const c = new Client(this.config(database, user, password));
+    const c = new (pg().Client)(this.config(database, user, password));
     c.on("error", () => undefined);
     await c.connect();
     return c;

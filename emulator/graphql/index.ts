@@ -1,91 +1,48 @@
-// POST /graphql (conventions §4.2, §7.2), served by mercurius. Failures are always HTTP 200 with
-// `errors[]`, each with `message` and `extensions.code`, and `data` null when nothing resolved:
-// a request the service cannot read (not JSON, no query, a query that is not a string) is the
-// caller's input, BAD_USER_INPUT; only a fault of the emulator is INTERNAL_SERVER_ERROR.
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { GraphQLError, GraphQLFormattedError } from "graphql";
-import mercurius from "mercurius";
-import { z } from "zod";
+// POST and GET /graphql (conventions §4.2, §7.2). The route is the platform's like any other (the
+// gate, the rate limit, the request log); its body is handed as sent to the GraphQL service
+// (server.ts), which is loaded on the first GraphQL request: graphql-js and mercurius are a third
+// of what starting the emulator loads, and most runs never ask a GraphQL question.
+import type { FastifyInstance } from "fastify";
 import type { Emu } from "../emu";
-import { PlatformError } from "../errors";
-import { parse } from "../http";
-import { checkGraphqlLimits } from "./limits";
-import { type GqlContext, toGraphQLError } from "./operation";
-import { resolvers, schemaSdl } from "./schema";
+import type { PlatformError } from "../errors";
+import { BODY_LIMIT } from "../http";
+import { errorExtensions } from "./codes";
 
 export const GRAPHQL_PATH = "/graphql";
 
-const operationName = z.string({ error: "must be a string" }).nullable().optional();
-const postBody = z.object({
-  query: z.string({ error: "is required: a GraphQL document as a string" }).trim().min(1, "must not be empty"),
-  variables: z.record(z.string(), z.unknown(), { error: "must be an object of variable values" }).nullable().optional(),
-  operationName,
-}, { error: "must be a JSON object with a query string (and optional variables and operationName)" });
-const getQuery = z.object({
-  query: z.string({ error: "is required: a GraphQL document as a string" }).trim().min(1, "must not be empty"),
-  variables: z.string().refine((v) => {
-    try {
-      const parsed = JSON.parse(v);
-      return parsed === null || (typeof parsed === "object" && !Array.isArray(parsed));
-    } catch {
-      return false;
-    }
-  }, "must be a JSON object of variable values").optional(),
-  operationName,
-});
-
-/** The request's shape, checked before mercurius reads it: a refusal names the field. */
-async function checkRequest(req: FastifyRequest): Promise<void> {
-  const { query } = req.method === "GET" ? parse(getQuery, req.query, "query") : parse(postBody, req.body);
-  checkGraphqlLimits(query);
+/** A refusal made before GraphQL runs (the per-key rate limit), in the §7.2 shape. */
+export function graphqlRefusal(err: PlatformError): { data: null; errors: { message: string; extensions: Record<string, unknown> }[] } {
+  return { data: null, errors: [{ message: err.message, extensions: errorExtensions(err) }] };
 }
 
 export function registerGraphql(app: FastifyInstance, emu: Emu): void {
-  app.register(mercurius, {
-    schema: schemaSdl(),
-    resolvers: resolvers() as never,
-    path: GRAPHQL_PATH,
-    graphiql: false,
-    // No query cache: its LRU is an ES module, which the CommonJS test runner cannot load.
-    cache: false,
-    // Before the route's own schema, which would coerce a number into a query string.
-    additionalRouteOptions: { preValidation: checkRequest },
-    context: (req): GqlContext => ({ emu, headers: req.headers, counted: new Map() }),
-    errorFormatter: (execution) => ({
-      statusCode: 200,
-      response: { data: execution.data ?? null, errors: (execution.errors ?? []).flatMap((e) => specErrors(emu, e)) },
-    }),
+  let server: Promise<FastifyInstance> | undefined;
+  const service = () => (server ??= import("./server").then(async (m) => {
+    const s = m.graphqlServer(emu, GRAPHQL_PATH);
+    await s.ready();
+    return s;
+  }));
+  app.register(async (scope) => {
+    // The body as sent: the service reads it with its own parsers (application/graphql too).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler(async (err, _req, reply) => {
+      const { graphqlFailure } = await import("./server");
+      return reply.code(200).send(graphqlFailure(emu, err as Error));
+    });
+    scope.route({
+      method: ["GET", "POST"],
+      url: GRAPHQL_PATH,
+      handler: async (req, reply) => {
+        const headers = { ...req.headers };
+        delete headers["content-length"];
+        delete headers["transfer-encoding"];
+        const res = await (await service()).inject({ method: req.method as "GET" | "POST", url: req.url, headers, payload: req.body as Buffer | undefined });
+        reply.code(res.statusCode);
+        const type = res.headers["content-type"];
+        if (type) reply.type(String(type));
+        return reply.send(res.rawPayload);
+      },
+    });
   });
-}
-
-/** A refusal made before GraphQL runs (the per-key rate limit), in the §7.2 shape. */
-export function graphqlRefusal(err: PlatformError): { data: null; errors: GraphQLFormattedError[] } {
-  return { data: null, errors: specErrors(undefined, toGraphQLError(err)) };
-}
-
-/** One error in the §7.2 shape; a request the schema refuses carries the graphql-js message. */
-function specErrors(emu: Emu | undefined, err: GraphQLError): GraphQLFormattedError[] {
-  const original = err.originalError as (Error & { errors?: GraphQLError[]; statusCode?: unknown }) | undefined;
-  if (Array.isArray(original?.errors)) return original.errors.flatMap((e) => specErrors(emu, e));
-  if (original instanceof PlatformError && err.extensions?.code === undefined) return specErrors(emu, toGraphQLError(original));
-  let code = typeof err.extensions?.code === "string" ? err.extensions.code : undefined;
-  let message = err.message;
-  if (!code) {
-    const status = typeof original?.statusCode === "number" ? original.statusCode : undefined;
-    // Variables that fail their declared types are the caller's input; the message names the variable.
-    if (/^Variable "\$/.test(err.message)) code = "BAD_USER_INPUT";
-    else if (!original) code = "GRAPHQL_VALIDATION_FAILED";
-    // The request itself could not be read (media type, size, JSON): the caller's input too.
-    else if (status !== undefined && status >= 400 && status < 500) {
-      code = "BAD_USER_INPUT";
-      if (status === 415) message = "content-type: send the request as application/json (or application/graphql)";
-      if (status === 413) message = "body: is larger than a request may be (10 MiB)";
-    }
-    else {
-      code = "INTERNAL_SERVER_ERROR";
-      message = "Internal server error";
-      emu?.log({ kind: "error", msg: `GraphQL: ${original.message}`, stack: original.stack });
-    }
-  }
-  return [{ message, ...(err.locations ? { locations: err.locations } : {}), ...(err.path ? { path: err.path } : {}), extensions: { ...err.extensions, code } }];
 }

@@ -5,6 +5,7 @@ import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { authenticate, type Principal, type ScopeRule } from "../auth";
 import type { Emu } from "../emu";
 import { PlatformError, tooManyRequests } from "../errors";
+import { errorExtensions } from "./codes";
 
 export interface GqlContext {
   emu: Emu;
@@ -31,16 +32,9 @@ export interface GraphQLArea {
 export const PER_MINUTE = 300;
 const calls = new WeakMap<Emu, Map<string, number[]>>();
 
-const CODES: Record<number, string> = {
-  400: "BAD_USER_INPUT", 401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 413: "BAD_USER_INPUT", 422: "BAD_USER_INPUT", 429: "THROTTLED",
-};
-
 /** A PlatformError as a GraphQL error with its code; a 429 also says when to retry. */
 export function toGraphQLError(err: PlatformError): GraphQLError {
-  const retry = err.headers["retry-after"];
-  return new GraphQLError(err.message, {
-    extensions: { code: CODES[err.statusCode] ?? "INTERNAL_SERVER_ERROR", ...(retry ? { retryAfterSeconds: Number(retry) } : {}) },
-  });
+  return new GraphQLError(err.message, { extensions: errorExtensions(err) });
 }
 
 /** Wraps an operation: authenticate with `rule`, refuse mail keys, count the rate, map errors. */
