@@ -58,11 +58,12 @@ chmod +x "$PKG/bin/pulumi-resource-cloudplatform"
 
 cat > "$WORK/pulumi-resource-cloudplatform" <<'LAUNCHER'
 #!/bin/sh
-# The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20).
-exec node "$(dirname "$0")/package/bin/pulumi-resource-cloudplatform" "$@"
+# The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20); the
+# package's launcher passes node its flags.
+exec "$(dirname "$0")/package/bin/pulumi-resource-cloudplatform" "$@"
 LAUNCHER
 chmod +x "$WORK/pulumi-resource-cloudplatform"
-printf '@echo off\r\nrem The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20).\r\nnode "%%~dp0package\\bin\\pulumi-resource-cloudplatform" %%*\r\n' > "$WORK/pulumi-resource-cloudplatform.cmd"
+printf '@echo off\r\nrem The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20), its flags as package\\bin\\pulumi-resource-cloudplatform gives them.\r\nnode --max-semi-space-size=4 "%%~dp0package\\bin\\pulumi-resource-cloudplatform" %%*\r\n' > "$WORK/pulumi-resource-cloudplatform.cmd"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/pulumi-resource-cloudplatform-v*.tar.gz

@@ -388,3 +388,25 @@ test("read: nothing changed gives the state's inputs back as sent; a change repl
   ]);
   await api.delete(`/v1/projects/${project.id}`);
 });
+
+test("the launcher starts node with V8's young generation capped, the same file serving as sh and as node's script", async () => {
+  // As the engine runs it: the executable itself, whose first line is for sh (bench R-n: the plugin's peak RSS).
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  const bin = require("node:path").join(__dirname, "../../bin/pulumi-resource-cloudplatform");
+  const child = spawn(bin, [], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim()));
+      child.once("exit", (code) => reject(new Error(`the plugin exited (${code})`)));
+    });
+    expect(port).toMatch(/^\d+$/);
+    // exec: one process, node's, with the flag (no shell left waiting beside it).
+    const argv = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0");
+    expect(argv[0]).toMatch(/node$/);
+    expect(argv).toContain("--max-semi-space-size=4");
+    expect(argv).toContain(bin);
+  } finally {
+    child.kill();
+  }
+});
