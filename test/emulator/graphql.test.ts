@@ -1,5 +1,6 @@
 // POST /graphql: the named operations, their scopes, sessions versus keys, the rate per operation,
 // and the error shape of §7.2 (HTTP 200, errors[] with extensions.code, data null).
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuthenticationError, RateLimitError } from "../../provider/client";
@@ -251,4 +252,23 @@ test("static sites: createStaticUpload, the upload, deployStaticSite, redeploySt
   const third = await upload(emu.keys.deploysOnly, "<h1>three</h1>");
   const refused = await gql(emu.keys.deploysOnly, DEPLOY, { u: third });
   expect(refused.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("PLATFORM_API"), extensions: { code: "FORBIDDEN" } })]);
+});
+
+test("an emulator never asked a GraphQL question loads neither graphql-js, mercurius nor pg; the first question loads the service and is answered", () => {
+  // A fresh process, as `cloudplatform-emulator` starts: most runs never reach GraphQL or a database.
+  const script = `
+    const loaded = () => ["graphql", "mercurius", "pg"].filter((p) => Object.keys(require.cache).some((f) => f.includes("/node_modules/" + p + "/")));
+    require("./dist/emulator").startEmulator({}).then(async (e) => {
+      const before = loaded();
+      const res = await fetch(e.baseUrl + "/graphql", { method: "POST", headers: { authorization: "Bearer " + e.apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ query: "query getMyTeams { getMyTeams { items { id } } }" }) });
+      const body = await res.json();
+      console.log(JSON.stringify({ before, after: loaded(), status: res.status, teams: body.data && body.data.getMyTeams.items.length, errors: body.errors }));
+      await e.close();
+    });
+  `;
+  const out = execFileSync(process.execPath, ["-e", script], { cwd: join(__dirname, "../.."), encoding: "utf8" });
+  const { before, after, status, teams, errors } = JSON.parse(out.trim().split("\n").pop()!);
+  expect({ before, after, status, errors }).toEqual({ before: [], after: ["graphql", "mercurius"], status: 200, errors: undefined });
+  expect(teams).toBeGreaterThan(0);
 });
