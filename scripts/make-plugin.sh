@@ -63,7 +63,10 @@ cat > "$WORK/pulumi-resource-cloudplatform" <<'LAUNCHER'
 exec "$(dirname "$0")/package/bin/pulumi-resource-cloudplatform" "$@"
 LAUNCHER
 chmod +x "$WORK/pulumi-resource-cloudplatform"
-printf '@echo off\r\nrem The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20), its flags as package\\bin\\pulumi-resource-cloudplatform gives them.\r\nnode --max-semi-space-size=4 "%%~dp0package\\bin\\pulumi-resource-cloudplatform" %%*\r\n' > "$WORK/pulumi-resource-cloudplatform.cmd"
+# Windows has no sh to read the package launcher's first lines: its node flags, taken from that line.
+NODE_FLAGS="$(sed -n 's/^":" \/\/; exec node \(.*\) "\$0" "\$@"$/\1/p' "$PKG/bin/pulumi-resource-cloudplatform")"
+[ -n "$NODE_FLAGS" ] || { echo "make-plugin: bin/pulumi-resource-cloudplatform has no exec node line to take its flags from" >&2; exit 1; }
+printf '@echo off\r\nrem The cloudplatform resource plugin: runs the packaged server with the node on PATH (>= 20), with the flags package\\bin\\pulumi-resource-cloudplatform gives it.\r\nnode %s "%%~dp0package\\bin\\pulumi-resource-cloudplatform" %%*\r\n' "$NODE_FLAGS" > "$WORK/pulumi-resource-cloudplatform.cmd"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/pulumi-resource-cloudplatform-v*.tar.gz

@@ -5,7 +5,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Emu } from "../emu";
 import type { PlatformError } from "../errors";
-import { BODY_LIMIT } from "../http";
 import { errorExtensions } from "./codes";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -23,9 +22,9 @@ export function registerGraphql(app: FastifyInstance, emu: Emu): void {
     return s;
   }));
   app.register(async (scope) => {
-    // The body as sent: the service reads it with its own parsers (application/graphql too).
+    // The body as sent (within the server's body limit): the service reads it with its own parsers (application/graphql too).
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
     scope.setErrorHandler(async (err, _req, reply) => {
       const { graphqlFailure } = await import("./server");
       return reply.code(200).send(graphqlFailure(emu, err as Error));

@@ -44,13 +44,7 @@ async function checkRequest(req: FastifyRequest): Promise<void> {
 export function graphqlServer(emu: Emu, path: string): FastifyInstance {
   const app = Fastify({ bodyLimit: BODY_LIMIT });
   // The platform's own JSON rules (app.ts), so a body it cannot read is refused the same way.
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    try {
-      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+  app.addContentTypeParser("application/json", { parseAs: "string" }, parseJsonBody);
   app.register(mercurius, {
     schema: schemaSdl(),
     resolvers: resolvers() as never,
@@ -90,7 +84,7 @@ function specErrors(emu: Emu | undefined, err: GraphQLError): GraphQLFormattedEr
     else if (status !== undefined && status >= 400 && status < 500) {
       code = "BAD_USER_INPUT";
       if (status === 415) message = "content-type: send the request as application/json (or application/graphql)";
-      if (status === 413) message = "body: is larger than a request may be (10 MiB)";
+      if (status === 413) message = `body: is larger than a request may be (${BODY_LIMIT / 1024 / 1024} MiB)`;
     }
     else {
       code = "INTERNAL_SERVER_ERROR";
