@@ -52,6 +52,4 @@ const FULL_ONLY = {
 module.exports = {
   ...full,
   testPathIgnorePatterns: ["/node_modules/", ...Object.keys(FULL_ONLY)],
-  // Three, as jest.full.config.js explains: the fourth fills waits only the whole suite has enough of.
-  maxWorkers: 3,
 };

@@ -11,9 +11,8 @@ module.exports = {
   testTimeout: 60_000,
   // The slow tier first when there are no timings yet (jest.sequencer.js).
   testSequencer: "<rootDir>/jest.sequencer.js",
-  // Four on two cores for the whole suite: part of the time is waiting (emulator clocks, Retry-After,
-  // client timeouts, deploy waits), which more workers fill. Measured: three workers kept the cores
-  // 95% busy through a clean clone's Jest phase, four 98%. jest.config.js (make test, the fast tier)
-  // keeps three, where a third measured the fast tier 150 s to 100 s.
-  maxWorkers: 4,
+  // Three on two cores: part of the time is waiting (emulator clocks, Retry-After, client timeouts;
+  // most of the fast tier's), which a third worker fills. Measured: the fast tier 150 s to 100 s,
+  // the whole suite 29m35s to 27m41s on a clean clone.
+  maxWorkers: 3,
 };
