@@ -111,26 +111,21 @@ $(WHEEL): .venv/.installed $(shell find sdk/python -type f -not -path '*/__pycac
 
 python-sdk: $(WHEEL) .venv/.mypy
 
-# Jest in a node whose young generation is 64 MB and whose GC runs on its own thread: its workers
-# (which inherit the flags) load the code again for each test file, and on two shared cores the
-# fast tier took about 10% less CPU so (91-97 s against 103 s; the CLI-bound files about 3% less).
-JEST := node --max-semi-space-size=64 --single-threaded-gc node_modules/jest/bin/jest.js
-
 # The tier to run on each change (jest.config.js): the fast tier and each capability through the real CLI once.
 test: build typecheck tools python-sdk system-deps
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} DRIFT_HARNESS=$${DRIFT_HARNESS:-small} $(JEST) --ci $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} DRIFT_HARNESS=$${DRIFT_HARNESS:-small} scripts/jest --ci $(JEST_FLAGS)
 
 # Every test (jest.full.config.js), what CI (.ci/run) runs on every landing: also the matrix make test
 # leaves out (the examples' commands, packaging and the release through local registries, the newest
 # CLI, drift in four languages, import, crashes at random, the fast tier at other dates).
 test-full: build typecheck tools python-sdk compat vitest registries .venv/.build system-deps
-	$(JEST) --ci -c jest.full.config.js $(JEST_FLAGS)
+	scripts/jest --ci -c jest.full.config.js $(JEST_FLAGS)
 
 # The fast tier (jest.unit.config.js): Node and the build only; no CLI, Postgres, browser or venv.
 # check-vs-api's property runs 500 cases per resource here and in `make test`; its own default, 2000, in `make test-full`.
 # The gate's fuzz (test/emulator/gate-fuzz.test.ts) likewise: 2000 spellings here and in `make test`, its own 10,000 in `make test-full`.
 test-unit: build typecheck
-	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} $(JEST) --ci -c jest.unit.config.js $(JEST_FLAGS)
+	CHECK_VS_API_RUNS=$${CHECK_VS_API_RUNS:-500} GATE_FUZZ_RUNS=$${GATE_FUZZ_RUNS:-2000} scripts/jest --ci -c jest.unit.config.js $(JEST_FLAGS)
 
 # Only what the demo uses: a tested pulumi from PATH, or the pinned one built (no sdkgen).
 demo: build

@@ -22,7 +22,7 @@ file = sys.argv[1]
 ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 log = open(os.path.join(os.environ["CENSUS_LOGS"], file.replace("/", "_") + ".log"), "w")
 start = time.time()
-rc = subprocess.call(["npx", "--no-install", "jest", "--ci", "-c", "jest.full.config.js", file], stdout=log, stderr=log, env={**os.environ, "CI": "true"})
+rc = subprocess.call(["scripts/jest", "--ci", "-c", "jest.full.config.js", file], stdout=log, stderr=log, env={**os.environ, "CI": "true"})
 wall = time.time() - start
 deadline = time.time() + 30
 left = []

@@ -46,9 +46,7 @@ async function fastTierAt(at: string, tz: string): Promise<{ total: number; star
   const results = join(out, "results.json");
   try {
     const offset = Math.round((Date.parse(at) - Date.now()) / 1000);
-    // Jest with this worker's node flags (the Makefile's $(JEST)), which its workers inherit.
-    const jest = [...process.execArgv, join(ROOT, "node_modules", "jest", "bin", "jest.js")];
-    await new Promise<void>((done) => execFile(process.execPath, [...jest, "--ci", "-c", "jest.unit.config.js", "--maxWorkers=2", "--json", `--outputFile=${results}`], {
+    await new Promise<void>((done) => execFile(join(ROOT, "scripts", "jest"), ["--ci", "-c", "jest.unit.config.js", "--maxWorkers=2", "--json", `--outputFile=${results}`], {
       cwd: ROOT,
       maxBuffer: 64 * 1024 * 1024,
       env: {

@@ -77,17 +77,17 @@ test("make test keeps each capability's own test through the real CLI; make test
   // the fast tier is inside the gate
   for (const p of gate.testPathIgnorePatterns) expect(unit.testPathIgnorePatterns).toContain(p);
   const make = readFileSync(join(ROOT, "Makefile"), "utf8");
-  expect(make).toMatch(/^test:.*\n\t.*\$\(JEST\) --ci \$\(JEST_FLAGS\)$/m);
-  expect(make).toMatch(/^test-full:.*\n\t.*\$\(JEST\) --ci -c jest\.full\.config\.js /m);
-  // Jest as $(JEST) names it: node with flags its workers inherit, then Jest itself.
-  expect(make).toMatch(/^JEST := node [^\n]*node_modules\/jest\/bin\/jest\.js$/m);
+  expect(make).toMatch(/^test:.*\n\t.*scripts\/jest --ci \$\(JEST_FLAGS\)$/m);
+  expect(make).toMatch(/^test-full:.*\n\t.*scripts\/jest --ci -c jest\.full\.config\.js /m);
+  // scripts/jest: Jest under node with the flags its workers inherit, and its arguments passed on.
+  expect(readFileSync(join(ROOT, "scripts", "jest"), "utf8")).toMatch(/^exec node --[^\n]*"\$\(dirname "\$0"\)\/\.\.\/node_modules\/jest\/bin\/jest\.js" "\$@"$/m);
 });
 
 test("CI runs the whole suite by default: .ci/run's target is make test-full, which runs jest.full.config.js", () => {
   const ci = readFileSync(join(ROOT, ".ci", "run"), "utf8");
   expect(ci).toMatch(/target="\$\{CI_TARGET:-test-full\}"[\s\S]*\bmake -j\d+ "\$target" /);
   const make = readFileSync(join(ROOT, "Makefile"), "utf8");
-  expect(make).toMatch(/^test-full:.*\n\t[^\n]*\$\(JEST\) --ci -c jest\.full\.config\.js \$\(JEST_FLAGS\)$/m);
+  expect(make).toMatch(/^test-full:.*\n\t[^\n]*scripts\/jest --ci -c jest\.full\.config\.js \$\(JEST_FLAGS\)$/m);
   // what test-full needs is made by its own prerequisites, on a fresh machine too
   const needs = /^test-full:(.*)$/m.exec(make)?.[1].trim().split(/\s+/);
   expect(needs).toEqual(expect.arrayContaining(["build", "typecheck", "tools", "python-sdk", "compat", "vitest", "system-deps"]));
