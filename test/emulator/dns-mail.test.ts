@@ -140,9 +140,15 @@ describe("mail sending domains", () => {
     const selector = dkim.host.split(".")[0];
     expect(dkim).toMatchObject({ type: "TXT", host: `${selector}._domainkey`, fqdn: `${selector}._domainkey.mail.shop.test`, zoneHost: `${selector}._domainkey.mail`, required: true });
     expect(dkim.value).toBe(`v=DKIM1; k=rsa; p=${added.domain.dkimPublicKey}`);
-    // a real RSA public key
+    // an RSA 2048 public key, as long as a real platform's: its TXT value is longer than one DNS string
     const key = createPublicKey({ key: Buffer.from(added.domain.dkimPublicKey, "base64"), format: "der", type: "spki" });
     expect(key.asymmetricKeyType).toBe("rsa");
+    expect(key.asymmetricKeyDetails).toEqual({ modulusLength: 2048, publicExponent: 65537n });
+    expect(dkim.value.length).toBeGreaterThan(255);
+    // each domain its own key
+    const other = await api.create<any>(`/v1/workspaces/${ws}/mail/domains`, { name: "news.shop.test" });
+    expect(other.domain.dkimPublicKey).not.toBe(added.domain.dkimPublicKey);
+    await api.delete(`/v1/workspaces/${ws}/mail/domains/${other.domain.id}`);
     expect(byName.SPF).toMatchObject({ type: "TXT", host: "@", fqdn: "mail.shop.test", zoneHost: "mail" });
     expect(byName.MX).toMatchObject({ type: "MX", host: "@", fqdn: "mail.shop.test", zoneHost: "mail", priority: 10, value: "inbound-smtp.eu-central-1.mail.cloudplatform.test" });
     expect(byName.DMARC).toMatchObject({ host: "_dmarc", zoneHost: "_dmarc.mail", required: false });
