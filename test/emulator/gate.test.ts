@@ -6,6 +6,7 @@ import Fastify from "fastify";
 import { createSocket } from "node:dgram";
 import { request } from "node:http";
 import { startEmulator } from "../../emulator";
+import { buildApp } from "../../emulator/app";
 import type { Emu } from "../../emulator/emu";
 import { canonicalTarget, installGuard, registeredRoutes, SURFACES, surfaceOfPattern } from "../../emulator/guard";
 import { emulator, type TestEmulator } from "../support/emulator";
@@ -235,6 +236,18 @@ describe("the surfaces", () => {
     installGuard(app, {} as Emu);
     expect(() => app.get("/_nowhere/:id", async () => "x")).toThrow(/route GET \/_nowhere\/:id is on no surface of the gate/);
     await app.close();
+  });
+
+  test("a route with a fastify schema stops the server from starting: input is checked by zod in each handler", async () => {
+    const emu = await startEmulator();
+    const app = buildApp(emu.emu);
+    try {
+      app.get("/v1/with-schema", { schema: { querystring: { type: "object" } } }, async () => "x");
+      await expect(app.ready()).rejects.toThrow(/check their input with zod/);
+    } finally {
+      await app.close();
+      await emu.close();
+    }
   });
 
   test("each surface says what it requires; only the emulator's own take the token or refuse other sites", () => {
