@@ -15,8 +15,8 @@ import { type GuardOptions, installGuard, rewriteTarget, surfaceOf } from "./gua
 const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 // Handlers check their input with zod; no route has a fastify schema. These compilers keep fastify
-// from loading Ajv and fast-json-stringify at each start (a tenth of a test file's emulator start),
-// and refuse a route that brings a schema.
+// from loading Ajv and fast-json-stringify at each start (a module load per test file under Jest),
+// and refuse a route that brings a schema, so one cannot be added and silently skipped.
 const noSchema = (): never => {
   throw new Error("emulator routes check their input with zod (http.ts parse), not fastify schemas");
 };

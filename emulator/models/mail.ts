@@ -29,7 +29,6 @@ export interface MailDomain {
   dkimSelector: string;
   /** Base64 DER (SubjectPublicKeyInfo) of the RSA public key, as published in the DKIM record. */
   dkimPublicKey: string;
-  /** Signs outgoing mail; never leaves the emulator. */
   failingRecords: string[] | null;
   lastCheckedAt: string | null;
   verifiedAt: string | null;
@@ -88,7 +87,7 @@ export function checkDomainBody(input: z.infer<typeof createDomainBody>): string
  * emulator signs nothing (the sandbox records messages), so it makes no private key: the modulus
  * is random. A real key pair cost about 170 ms of CPU per domain, a few percent of the test suite.
  */
-export function dkimPublicKey(): string {
+function dkimPublicKey(): string {
   const n = randomBytes(256);
   n[0] |= 0x80; // 2048 bits exactly
   n[255] |= 1;
