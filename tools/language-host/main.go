@@ -234,7 +234,11 @@ func resolveModule(ctx context.Context, dir, module string) (string, error) {
 // nodeModulesLookup is Node's lookup of a package subpath without an "exports" map: <path>.js, then
 // <path>/index.js, in the nearest node_modules that holds the package. "" when it is not there.
 func nodeModulesLookup(dir, module string) string {
-	pkg := strings.Join(strings.SplitN(module, "/", 3)[:2], "/")
+	parts := strings.SplitN(module, "/", 3)
+	if len(parts) < 3 || !strings.HasPrefix(module, "@") {
+		return "" // only a scoped package's subpath, such as @pulumi/pulumi/cmd/run
+	}
+	pkg := parts[0] + "/" + parts[1]
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
@@ -247,6 +251,9 @@ func nodeModulesLookup(dir, module string) string {
 					return "" // an exports map: Node's rules, not these
 				}
 				base := filepath.Join(d, "node_modules", filepath.FromSlash(module))
+				if _, err := os.Stat(filepath.Join(base, "package.json")); err == nil {
+					return "" // a folder with its own main: Node's rules, not these
+				}
 				for _, candidate := range []string{base + ".js", filepath.Join(base, "index.js")} {
 					if st, err := os.Stat(candidate); err == nil && !st.IsDir() {
 						if real, err := filepath.EvalSymlinks(candidate); err == nil {
