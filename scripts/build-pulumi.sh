@@ -109,6 +109,8 @@ fi
 
 if ! have_hosts "$HOST_CACHE"; then
   echo "build-pulumi: building tools/language-host against sdk $VERSION"
+  # Its tests first: the node_modules lookup (main.go) held to Node's own answers.
+  (cd "$ROOT/tools/language-host" && go test -trimpath ./... >&2)
   (cd "$ROOT/tools/language-host" && go build -trimpath -ldflags "-s -w -X main.version=${VERSION#v}" -o "$WORK/out/language-host" .)
   cp "$WORK/out/language-host" "$WORK/out/pulumi-language-python"
   cp "$WORK/out/language-host" "$WORK/out/pulumi-language-go"

@@ -245,9 +245,8 @@ func nodeModulesLookup(dir, module string) string {
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if filepath.Base(d) != "node_modules" {
-			root := filepath.Join(d, "node_modules", filepath.FromSlash(pkg))
-			if st, err := os.Stat(filepath.Join(root, "package.json")); err == nil && !st.IsDir() {
-				if data, err := os.ReadFile(filepath.Join(root, "package.json")); err != nil || strings.Contains(string(data), `"exports"`) {
+			if manifest, err := os.ReadFile(filepath.Join(d, "node_modules", filepath.FromSlash(pkg), "package.json")); err == nil {
+				if strings.Contains(string(manifest), `"exports"`) {
 					return "" // an exports map: Node's rules, not these
 				}
 				base := filepath.Join(d, "node_modules", filepath.FromSlash(module))
