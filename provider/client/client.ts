@@ -1,13 +1,14 @@
 // The platform REST client: bearer auth, request ids, retries through undici's RetryAgent,
 // idempotency keys on creates, cursor pagination, and zod-checked responses.
 import { randomUUID } from "node:crypto";
-import { Agent, type Dispatcher, RetryAgent, request } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { ApiError, ConfigurationError, ConnectionError, RateLimitError, ResponseValidationError } from "./errors";
 import { currentOperation, deriveIdempotencyKey, isReplay } from "./idempotency";
 import { checkKeyShape, isLoopbackHost, type KeyPrefix, redactKeys, redactUrlCredentials } from "./keys";
 import { type AdaptiveLimiter, sharedLimiter } from "./limiter";
 import { backoffMs, DEFAULT_RETRY, parseRetryAfter, retryCallback, RETRY_ERROR_CODES, type RetryObserver, type RetryPolicy } from "./retry";
+import { Agent, RetryAgent, request } from "./transport";
 
 export interface ClientOptions {
   apiKey: string;

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { zipSync } from "fflate";
-import { request } from "undici";
+import { request } from "../client/transport";
 import { staticSiteApi } from "../api/endpoints/staticSites";
 import type { Context } from "./framework";
 
