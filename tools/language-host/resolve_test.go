@@ -40,9 +40,9 @@ func TestNodeModulesLookup(t *testing.T) {
 	write("app/node_modules/@sdk/folder/package.json", `{"name":"@sdk/folder"}`)
 	write("app/node_modules/@sdk/folder/cmd/run/package.json", `{"main":"main.js"}`)
 	write("app/node_modules/@sdk/folder/cmd/run/main.js", "")
+	write("app/node_modules/@sdk/folder/cmd/run/index.js", "") // not the folder's main
 	write("app/node_modules/plain/package.json", `{"name":"plain"}`)
 	write("app/node_modules/plain/cmd/run.js", "")
-	write("app/node_modules/@sdk/folder/cmd/run/index.js", "") // not the folder's main
 
 	from := filepath.Join(root, "app/src/deep")
 	want := map[string]string{
