@@ -6,7 +6,7 @@ import { z } from "zod";
 import { bucketApi } from "../api/endpoints/storage";
 import type { V1CorsRule, V1StorageBucket } from "../api/storage";
 import {
-  type CheckContext, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined,
+  type CheckContext, checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findShared,
   isImport, isUnknown, ResourceInitError, same, UNKNOWN, workspaceOf,
 } from "./framework";
 import { ConflictError } from "../client";
@@ -204,28 +204,10 @@ function splitId(id: string): { workspaceId?: string; region?: string; name: str
 const workspaceFor = (ctx: Context, id: string, olds: BucketOutputs) =>
   workspaceOf(ctx, olds.workspaceId || splitId(id).workspaceId, `bucket ${splitId(id).name}`, async (ws) => !!(await findBucket(ctx, ws, splitId(id).name, olds.region)));
 
-/** Walks of a region's bucket list under way, by client: reads that overlap share one walk. */
-const walks = new WeakMap<object, Map<string, Promise<V1StorageBucket[] | undefined>>>();
-
-/**
- * There is no GET of one bucket: the region's list is searched by name. A refresh reads every
- * bucket at once; each joining the walk already under way keeps the calls one list per batch, not
- * one per bucket (which grew with the square of the buckets). `fresh`: a walk started now, for
- * whether a create's replay names a bucket that exists (a walk begun before the create could miss it).
- */
+/** There is no GET of one bucket: the region's list is searched by name, in a walk reads share. */
 export async function findBucket(ctx: Context, workspaceId: string | undefined, name: string, region?: string, opts: { fresh?: boolean } = {}): Promise<V1StorageBucket | undefined> {
   const ws = workspaceId || (await ctx.workspaceId());
-  let byRegion = walks.get(ctx.client);
-  if (!byRegion) walks.set(ctx.client, (byRegion = new Map()));
-  const key = `${ws}\n${region ?? ""}`;
-  let walk = opts.fresh ? undefined : byRegion.get(key);
-  if (!walk) {
-    const started = findOrUndefined(() => bucketApi.list(ctx.client, ws, region));
-    if (opts.fresh) return (await started)?.find((b) => b.name === name);
-    walk = started.finally(() => byRegion.delete(key));
-    byRegion.set(key, walk);
-  }
-  return (await walk)?.find((b) => b.name === name);
+  return findShared(ctx, `buckets\n${ws}\n${region ?? ""}`, () => bucketApi.list(ctx.client, ws, region), (b) => b.name === name, opts);
 }
 
 export const readCors = (ctx: Context, loc: { workspaceId: string; region: string }, name: string): Promise<V1CorsRule[]> =>

@@ -7,7 +7,7 @@ import type { V1CustomDomain, V1TargetRecord } from "../api/domains";
 import { customDomainApi } from "../api/endpoints/domains";
 import { defineFunction } from "../functions";
 import { DOMAIN_RULE, normaliseDomain } from "./dnsZone";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, same, splitFirst, statePart } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findShared, same, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
 
 // ---- schemas ----
@@ -83,7 +83,7 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
   // ---- create ----
   async create(ctx, inputs) {
     const d = await customDomainApi.create(ctx.client, inputs.serviceId, { domain: inputs.domain }, {
-      own: true, exists: async (made) => !!(await findCustomDomain(ctx, inputs.serviceId, made.id)),
+      own: true, exists: async (made) => !!(await findCustomDomain(ctx, inputs.serviceId, made.id, { fresh: true })),
     });
     const outs = toOutputs(d, inputs.serviceId);
     ctx.log(`custom domain ${outs.domain}: attached (${outs.status}); publish ${describeRecords(outs.dnsTarget.records)}`);
@@ -108,10 +108,9 @@ export const CustomDomain = defineResource<CustomDomainInputs, CustomDomainOutpu
 });
 
 // ---- finders ----
-/** No route reads one domain: the service's list is walked. Undefined when the domain or its service is gone. */
-export async function findCustomDomain(ctx: Context, serviceId: string, id: string): Promise<V1CustomDomain | undefined> {
-  const all = await findOrUndefined(() => listCustomDomains(ctx, serviceId));
-  return all?.find((d) => d.id === id);
+/** No route reads one domain: the service's list is searched, in a walk reads share. Undefined when the domain or its service is gone. */
+export function findCustomDomain(ctx: Context, serviceId: string, id: string, opts: { fresh?: boolean } = {}): Promise<V1CustomDomain | undefined> {
+  return findShared(ctx, `custom-domains\n${serviceId}`, () => listCustomDomains(ctx, serviceId), (d) => d.id === id, opts);
 }
 
 export function listCustomDomains(ctx: Context, serviceId: string): Promise<V1CustomDomain[]> {

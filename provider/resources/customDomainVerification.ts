@@ -75,7 +75,7 @@ async function recheck(ctx: Context, domainId: string, serviceId: string | undef
   try {
     return await findOrUndefined(() => customDomainApi.verify(ctx.client, domainId));
   } catch (err) {
-    if (err instanceof PermissionDeniedError && serviceId) return findCustomDomain(ctx, serviceId, domainId);
+    if (err instanceof PermissionDeniedError && serviceId) return findCustomDomain(ctx, serviceId, domainId, { fresh: true });
     throw err;
   }
 }

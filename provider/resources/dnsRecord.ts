@@ -9,7 +9,7 @@ import {
 } from "./dnsRecordRules";
 import { findZone, normaliseDomain } from "./dnsZone";
 import {
-  checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, isUnknown, same,
+  checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findShared, isUnknown, same,
   splitFirst, statePart,
 } from "./framework";
 import { id } from "./rules";
@@ -88,7 +88,7 @@ export const DnsRecord = defineResource<DnsRecordInputs, DnsRecordOutputs>({
     const zoneName = await zoneNameOf(ctx, inputs.zoneId);
     const body = recordBody(inputs, zoneName);
     const r = await dnsRecordApi.create(ctx.client, inputs.zoneId, body, {
-      own: true, exists: async (made) => !!(await findRecord(ctx, inputs.zoneId, made.id)),
+      own: true, exists: async (made) => !!(await findRecord(ctx, inputs.zoneId, made.id, { fresh: true })),
     });
     return { id: r.id, outs: toOutputs(r, inputs.zoneId, zoneName) };
   },
@@ -129,10 +129,9 @@ export async function zoneNameOf(ctx: Context, zoneId: string): Promise<string> 
   return normaliseDomain(zone.name);
 }
 
-/** No route reads one record: the zone's list is walked. Undefined when the record or its zone is gone. */
-export async function findRecord(ctx: Context, zoneId: string, id: string): Promise<V1DnsRecord | undefined> {
-  const all = await findOrUndefined(() => listRecords(ctx, zoneId));
-  return all?.find((r) => r.id === id);
+/** No route reads one record: the zone's list is searched, in a walk reads share. Undefined when the record or its zone is gone. */
+export function findRecord(ctx: Context, zoneId: string, id: string, opts: { fresh?: boolean } = {}): Promise<V1DnsRecord | undefined> {
+  return findShared(ctx, `dns-records\n${zoneId}`, () => listRecords(ctx, zoneId), (r) => r.id === id, opts);
 }
 
 export function listRecords(ctx: Context, zoneId: string): Promise<V1DnsRecord[]> {

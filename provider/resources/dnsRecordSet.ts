@@ -215,7 +215,7 @@ async function adopt(ctx: Context, id: string) {
 async function createOne(ctx: Context, zoneId: string, zoneName: string, r: RecordSpec): Promise<ManagedRecord> {
   try {
     const created = await dnsRecordApi.create(ctx.client, zoneId, recordBody(r, zoneName), {
-      exists: async (made) => !!(await findRecord(ctx, zoneId, made.id)),
+      exists: async (made) => !!(await findRecord(ctx, zoneId, made.id, { fresh: true })),
     });
     return toManaged(created, zoneName);
   } catch (err) {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineFunction } from "../functions";
 import { dnsZoneApi } from "../api/endpoints/dns";
 import type { V1DnsZone } from "../api/dns";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, isUnknown } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findShared, isUnknown } from "./framework";
 import { id } from "./rules";
 
 /** Where to point a domain: the spec does not list the platform's nameservers. */
@@ -74,7 +74,7 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
   async create(ctx, inputs) {
     const workspaceId = inputs.workspaceId ?? (await ctx.workspaceId());
     const zone = await dnsZoneApi.create(ctx.client, workspaceId, { name: inputs.name }, {
-      own: true, exists: async (made) => !!(await findZone(ctx, made.id, workspaceId)),
+      own: true, exists: async (made) => !!(await findZone(ctx, made.id, workspaceId, { fresh: true })),
     });
     return { id: zone.id, outs: toOutputs(zone, workspaceId) };
   },
@@ -95,13 +95,13 @@ export const DnsZone = defineResource<DnsZoneInputs, DnsZoneOutputs>({
 });
 
 // ---- finders ----
-/** No route reads one zone: the workspace's list is walked (the configured workspace unless given). */
-export async function findZone(ctx: Context, zoneId: string, workspaceId?: string): Promise<V1DnsZone | undefined> {
+/**
+ * No route reads one zone: the workspace's list (the configured workspace unless given) is searched,
+ * in a walk reads share (a refresh of 200 zones walked pages of 100 once per zone: 300 list calls).
+ */
+export async function findZone(ctx: Context, zoneId: string, workspaceId?: string, opts: { fresh?: boolean } = {}): Promise<V1DnsZone | undefined> {
   const ws = workspaceId && !isUnknown(workspaceId) ? workspaceId : await ctx.workspaceId();
-  for await (const zone of dnsZoneApi.each(ctx.client, ws)) {
-    if (zone.id === zoneId) return zone;
-  }
-  return undefined;
+  return findShared(ctx, `dns-zones\n${ws}`, () => dnsZoneApi.list(ctx.client, ws), (z) => z.id === zoneId, opts);
 }
 
 export async function findZoneByName(ctx: Context, name: string, workspaceId?: string): Promise<V1DnsZone | undefined> {

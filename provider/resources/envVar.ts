@@ -49,7 +49,7 @@ export const EnvVar = defineResource<EnvVarInputs, EnvVarOutputs>({
 
   // ---- create ----
   async create(ctx, inputs) {
-    const existing = await findEnvVar(ctx, inputs.serviceId, inputs.key);
+    const existing = await findEnvVar(ctx, inputs.serviceId, inputs.key, { fresh: true });
     if (existing) {
       throw new Error(
         `${inputs.key} already exists on service ${inputs.serviceId}${existing.linked ? " (linked from a database)" : ""}; ` +

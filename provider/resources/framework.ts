@@ -404,6 +404,43 @@ export async function findOrUndefined<T>(load: () => Promise<T>): Promise<T | un
   }
 }
 
+/** A walk of a whole list: `n` numbers it among the walks started, so a read can tell one begun after it. */
+interface Walk {
+  n: number;
+  items: Promise<unknown[] | undefined>;
+}
+/** Walks under way, by client, then by what they list: reads that overlap share one. */
+const walks = new WeakMap<object, Map<string, Walk>>();
+let walksStarted = 0;
+
+/**
+ * A search of a list that stands in for a GET of one object the API lacks (buckets, DNS zones and
+ * records, a service's variables, files and domains). A refresh reads many such objects at once;
+ * each read joins the walk under way, so the calls are one list per batch of reads, not one (or one
+ * per page) per object. An object found is as the walk saw it. An object missing from a walk begun
+ * before the read may be newer than the walk: the read takes the answer of a walk begun after it
+ * (joining one already started for another such read, so many objects deleted by hand cost one more
+ * walk, not one each), and "gone" is always that answer. Undefined also when the API answers 404
+ * (the workspace, zone or service is gone). `fresh`: only a walk begun after the call answers (a
+ * create's replay, or a check that a key is free: is the object there now).
+ */
+export async function findShared<T>(ctx: Context, key: string, list: () => Promise<T[]>, match: (item: T) => boolean, opts: { fresh?: boolean } = {}): Promise<T | undefined> {
+  let byKey = walks.get(ctx.client);
+  if (!byKey) walks.set(ctx.client, (byKey = new Map()));
+  const asked = walksStarted;
+  const current = byKey.get(key);
+  if (current && !opts.fresh) {
+    const found = ((await current.items) as T[] | undefined)?.find(match);
+    if (found) return found;
+  }
+  let walk = byKey.get(key);
+  if (!walk || walk.n <= asked) {
+    const started: Walk = { n: ++walksStarted, items: findOrUndefined(list).finally(() => byKey.get(key) === started && byKey.delete(key)) };
+    byKey.set(key, (walk = started));
+  }
+  return ((await walk.items) as T[] | undefined)?.find(match);
+}
+
 /** A delete: a 404 means it is already gone, which is what was asked. */
 export async function deleteIgnoringNotFound(remove: () => Promise<void>): Promise<void> {
   try {

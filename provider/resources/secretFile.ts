@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { secretFileApi } from "../api/endpoints/services";
 import type { V1SecretFile } from "../api/services";
-import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findOrUndefined, splitFirst, statePart } from "./framework";
+import { checkWith, type Context, defineResource, deleteIgnoringNotFound, diffWith, findShared, splitFirst, statePart } from "./framework";
 import { id } from "./rules";
 import { secretFileItem } from "./serviceSchema";
 
@@ -73,8 +73,9 @@ export const SecretFile = defineResource<SecretFileInputs, SecretFileOutputs>({
 });
 
 // ---- finders ----
-export async function findSecretFile(ctx: Context, serviceId: string, path: string): Promise<V1SecretFile | undefined> {
-  return (await findOrUndefined(() => secretFileApi.list(ctx.client, serviceId)))?.find((f) => f.path === path);
+/** One file by path, in a walk reads share; undefined when the service or the file is gone. */
+export function findSecretFile(ctx: Context, serviceId: string, path: string): Promise<V1SecretFile | undefined> {
+  return findShared(ctx, `secret-files\n${serviceId}`, () => secretFileApi.list(ctx.client, serviceId), (f) => f.path === path);
 }
 
 async function put(ctx: Context, i: SecretFileInputs) {

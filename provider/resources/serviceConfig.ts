@@ -4,7 +4,7 @@
 import type { CloudPlatformClient } from "../client";
 import { envVarApi, secretFileApi } from "../api/endpoints/services";
 import type { V1EnvVar, V1SecretFile } from "../api/services";
-import { type Context, deleteIgnoringNotFound, findOrUndefined, same } from "./framework";
+import { type Context, deleteIgnoringNotFound, findShared, same } from "./framework";
 import type { EnvVarItem, SecretFileItem } from "./serviceSchema";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -19,9 +19,9 @@ export async function secretFilesOf(client: CloudPlatformClient, serviceId: stri
   return (await secretFileApi.list(client, serviceId)).sort((a, b) => cmp(a.path, b.path));
 }
 
-/** One variable by key (linked ones included); undefined when the service or the key is gone. */
-export async function findEnvVar(ctx: Context, serviceId: string, key: string): Promise<V1EnvVar | undefined> {
-  return (await findOrUndefined(() => envVarApi.list(ctx.client, serviceId)))?.find((v) => v.key === key);
+/** One variable by key (linked ones included), in a walk reads share; undefined when the service or the key is gone. */
+export function findEnvVar(ctx: Context, serviceId: string, key: string, opts: { fresh?: boolean } = {}): Promise<V1EnvVar | undefined> {
+  return findShared(ctx, `env-vars\n${serviceId}`, () => envVarApi.list(ctx.client, serviceId), (v) => v.key === key, opts);
 }
 
 /** The Service inputs that hold secrets the API shows: secret variables of its own, and secret files. */

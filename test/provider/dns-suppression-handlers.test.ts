@@ -42,6 +42,30 @@ test("DnsRecord: create, read, update in place, drift, delete of the record alon
   await expect(DnsRecord.delete!(ctx, created.id, updated.outs)).resolves.toBeUndefined();
 });
 
+test("DnsRecord: reads of a zone's records at once walk its list once, in pages of 100; records deleted by hand cost one walk more", async () => {
+  // Each read walked the zone's whole list in pages of 20: 200 records refreshed made 2,000 list calls.
+  const path = `/v1/dns-zones/${zoneId}/records`;
+  const made: any[] = [];
+  for (let i = 0; i < 150; i++) made.push(await ctx.client.create<any>(path, { name: `r${i}`, type: "TXT", content: `v${i}` }));
+  const olds = { zoneId, zoneName: "handlers.test" } as any;
+  const get = jest.spyOn(ctx.client, "get");
+  const lists = () => get.mock.calls.filter(([p]) => p === path).map(([, o]) => o?.query?.limit ?? "next page");
+  try {
+    const reads = await Promise.all(made.map((r) => DnsRecord.read!(ctx, `${zoneId}/${r.id}`, olds)));
+    expect(reads.map((r) => r.props?.content)).toEqual(made.map((r) => r.content));
+    expect(lists()).toEqual([100, "next page"]);
+
+    get.mockClear();
+    const gone = made.slice(0, 30);
+    for (const r of gone) await ctx.client.delete(`/v1/dns-records/${r.id}`);
+    const again = await Promise.all(made.map((r) => DnsRecord.read!(ctx, `${zoneId}/${r.id}`, olds)));
+    expect(again.map((r) => r.id)).toEqual([...gone.map(() => undefined), ...made.slice(30).map((r) => r.id)]);
+    expect(lists().filter((l) => l === 100)).toHaveLength(2);
+  } finally {
+    get.mockRestore();
+  }
+});
+
 test("DnsRecord: diff replaces on a new zone only; a full name or another spelling of the same record is no change", async () => {
   const olds = { zoneId: "z", zoneName: "handlers.test", name: "www", fqdn: "www.handlers.test", type: "CNAME", content: "app.example.com", ttl: 3600, priority: null } as any;
   expect(plainDiff(await DnsRecord.diff!("id", olds, { zoneId: "z", name: "WWW.handlers.test.", type: "cname", content: "app.example.com." }))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: undefined });

@@ -73,6 +73,30 @@ test("EnvVar: create, a second declaration refused, read, drift, update, delete 
   await expect(EnvVar.delete!(ctx, created.id, updated.outs)).resolves.toBeUndefined();
 });
 
+test("EnvVar: reads of a service's keys at once walk its list once; a value changed by hand is seen; keys deleted by hand cost one walk more", async () => {
+  // Each read listed the service's variables itself: a refresh of N keys made N lists of N.
+  const path = `/v1/services/${serviceId}/env-vars`;
+  const keys = Array.from({ length: 60 }, (_, i) => `KEY_${i}`);
+  await ctx.client.patch(path, { envVars: keys.map((key) => ({ key, value: "a" })) });
+  const olds = (key: string) => ({ serviceId, key, value: "a", scope: "ALL", secret: false, pendingRedeploy: false }) as any;
+  const get = jest.spyOn(ctx.client, "get");
+  const lists = () => get.mock.calls.filter(([p]) => p === path).length;
+  try {
+    await ctx.client.patch(path, { envVars: [{ key: "KEY_7", value: "by hand" }] });
+    const reads = await Promise.all(keys.map((key) => EnvVar.read!(ctx, `${serviceId}/${key}`, olds(key))));
+    expect(reads.map((r) => r.inputs?.value)).toEqual(keys.map((key) => (key === "KEY_7" ? "by hand" : "a")));
+    expect(lists()).toBe(1);
+
+    get.mockClear();
+    for (const key of keys.slice(0, 10)) await ctx.client.request("DELETE", `${path}/${key}`);
+    const again = await Promise.all(keys.map((key) => EnvVar.read!(ctx, `${serviceId}/${key}`, olds(key))));
+    expect(again.map((r) => r.id)).toEqual(keys.map((key, i) => (i < 10 ? undefined : `${serviceId}/${key}`)));
+    expect(lists()).toBe(2);
+  } finally {
+    get.mockRestore();
+  }
+});
+
 test("SecretFile: check names a bad path; diff replaces on service or path, delete first", async () => {
   expect(await SecretFile.check!({}, { serviceId: "s", path: "/etc/key.pem", content: "x" })).toEqual({
     inputs: { serviceId: "s", path: "/etc/key.pem", content: "x" },

@@ -55,6 +55,56 @@ test("DnsZone: create, read, published behind the provider's back, delete of the
   await expect(DnsZone.delete!(ctx, created.id, created.outs)).resolves.toBeUndefined();
 });
 
+
+test("DnsZone: reads of many zones at once walk the list once, in pages of 100; a zone newer than the walk is found; zones deleted by hand cost one walk more", async () => {
+  // Found by make bench-scale: with no GET of one zone, a refresh of 200 zones walked the list once
+  // a zone, stopping at its page: 300 list calls.
+  const path = `/v1/workspaces/${emu.workspaceId}/dns-zones`;
+  const ids: string[] = [];
+  for (let i = 0; i < 150; i++) ids.push((await ctx.client.create<any>(path, { name: `many-${i}.test` })).id);
+  const olds = { workspaceId: emu.workspaceId } as any;
+  const realGet = ctx.client.get.bind(ctx.client);
+  const get = jest.spyOn(ctx.client, "get");
+  const lists = () => get.mock.calls.filter(([p]) => p === path).map(([, o]) => o?.query?.limit ?? "next page");
+  try {
+    const reads = await Promise.all(ids.map((id) => DnsZone.read!(ctx, id, olds)));
+    expect(reads.map((r) => r.id)).toEqual(ids);
+    expect(lists()).toEqual([100, "next page"]);
+
+    // A walk whose last page has arrived but not been handed over yet; a zone made now, and a read
+    // of it that joins that walk: not in the walk, so the read walks again and finds it.
+    get.mockClear();
+    let fetched!: () => void;
+    const lastPageFetched = new Promise<void>((r) => (fetched = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    get.mockImplementationOnce(realGet).mockImplementationOnce(async (...args: Parameters<typeof realGet>) => {
+      const page = await realGet(...args);
+      fetched();
+      await held;
+      return page;
+    });
+    const first = DnsZone.read!(ctx, ids[0], olds);
+    await lastPageFetched;
+    const newer = (await ctx.client.create<any>(path, { name: "newer.test" })).id;
+    const joining = DnsZone.read!(ctx, newer, olds);
+    release();
+    expect((await first).id).toBe(ids[0]);
+    expect((await joining).id).toBe(newer);
+    expect(lists()).toEqual([100, "next page", 100, "next page"]);
+
+    // Zones deleted by hand, then read with the others: each reads as gone, after one more walk
+    // for all of them (begun after the reads asked), not one each.
+    get.mockClear();
+    const gone = ids.slice(0, 50);
+    for (const id of gone) await ctx.client.delete(`/v1/dns-zones/${id}`);
+    const again = await Promise.all(ids.map((id) => DnsZone.read!(ctx, id, olds)));
+    expect(again.map((r) => r.id)).toEqual([...gone.map(() => undefined), ...ids.slice(50)]);
+    expect(lists().filter((l) => l === 100)).toHaveLength(2);
+  } finally {
+    get.mockRestore();
+  }
+});
 test("DnsZoneVerification: diff verifies again only when unpublished or replaced; waits to published; read; a gone zone", async () => {
   expect((await DnsZoneVerification.check!({}, { zoneId: "z", timeout: "soon" })).failures?.[0]).toMatchObject({ property: "timeout" });
   const done = { zoneId: "z", name: "a.test", published: true, verificationMethod: "NS", verifiedAt: "t", timeout: null };

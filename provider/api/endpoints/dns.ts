@@ -9,9 +9,7 @@ const zone = (id: string) => `/v1/dns-zones/${seg(id)}`;
 const record = (id: string) => `/v1/dns-records/${seg(id)}`;
 
 export const dnsZoneApi = {
-  list: (c: Client, workspaceId: string) => c.list(zones(workspaceId), { item: V1DnsZone }),
-  /** Page by page, for a search that stops at the first match. */
-  each: (c: Client, workspaceId: string) => c.paginate(zones(workspaceId), { item: V1DnsZone, pageSize: PAGE }),
+  list: (c: Client, workspaceId: string) => c.list(zones(workspaceId), { item: V1DnsZone, pageSize: PAGE }),
   create: (c: Client, workspaceId: string, body: { name: string }, opts: CreateOptions<V1DnsZone> = {}) =>
     c.create(zones(workspaceId), body, { schema: V1DnsZone, ...opts }),
   delete: (c: Client, id: string) => c.delete(zone(id)),
@@ -20,7 +18,7 @@ export const dnsZoneApi = {
 };
 
 export const dnsRecordApi = {
-  list: (c: Client, zoneId: string) => c.list(`${zone(zoneId)}/records`, { item: V1DnsRecord }),
+  list: (c: Client, zoneId: string) => c.list(`${zone(zoneId)}/records`, { item: V1DnsRecord, pageSize: PAGE }),
   create: (c: Client, zoneId: string, body: DnsRecordBody, opts: CreateOptions<V1DnsRecord> = {}) =>
     c.create(`${zone(zoneId)}/records`, body, { schema: V1DnsRecord, ...opts }),
   patch: (c: Client, id: string, body: Partial<DnsRecordBody>) => c.patch(record(id), body, { schema: V1DnsRecord }),
