@@ -7,8 +7,10 @@
 // the peak RSS of the provider processes during the largest `up`s. Beside wall time, the CPU time
 // of the whole process tree (the CLI, the program, the providers, the emulator), which other load
 // on the machine does not move as it moves wall time.
+import { execFile } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { request } from "undici";
 import { startEmulator } from "../emulator";
 import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
 import { installedApp, sampleProviderRss } from "./engine";
@@ -72,6 +74,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     await s.dispose();
     return { seconds, cpu, calls, rss };
   };
+  let perRead = NaN;
   try {
     for (const n of sizes) {
       // Ours and its baseline back to back, so that other load on the machine weighs on both alike.
@@ -80,6 +83,9 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
         results.set(`${sdk} mixed ${n}`, await run(sdk, "mixed", n));
       }
     }
+    log("stacks: the floor of a read, bare GETs of one Project");
+    perRead = await bareReadCpu(emu);
+    log(`stacks: a bare GET costs ${(perRead * 1000).toFixed(2)} ms of CPU, client and emulator together`);
   } finally {
     for (const s of stacks) await s.dispose().catch(() => undefined);
     await emu.close();
@@ -104,6 +110,15 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
         goal: "<= 1.1x the no-op at the largest size", check: (p) => ratio(p) && linear(p), goalMet: ratio,
       });
     }
+    // What one read per resource costs at the least: the no-op's refresh plus, per resource, a bare
+    // GET (client and emulator; no provider code). ≤ 1.1x the no-op is below it when a GET costs more
+    // than a tenth of the no-op's refresh per resource.
+    series.push({
+      family: "stacks", id: `S-${sdk[0]}rf`, what: `refresh floor, ${sdk} SDK: the no-op's refresh CPU plus one bare GET per resource`, unit: "s",
+      baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
+      points: sizes.map((n) => ({ size: n, value: at(`${sdk} noop ${n}`).cpu.refresh + n * perRead, baseline: at(`${sdk} noop ${n}`).cpu.refresh })),
+      goal: "-",
+    });
     series.push({
       family: "stacks", id: `S-${sdk[0]}#`, what: `API calls per resource: preview, ${sdk} SDK`, unit: "calls",
       points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).calls.preview / n })),
@@ -130,4 +145,20 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     goal: "<= 250 MB at the largest size", check: (p) => last(p).value <= 250,
   });
   return series;
+}
+
+/** CPU seconds one bare GET of a Project costs, client (bench/scale-get.ts) and emulator together. */
+async function bareReadCpu(emu: Awaited<ReturnType<typeof startEmulator>>, count = 3000): Promise<number> {
+  const headers = { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" };
+  const made = await request(`${emu.baseUrl}/v1/workspaces/${emu.workspaceId}/projects`, { method: "POST", headers, body: JSON.stringify({ name: "scale-floor" }) });
+  const { id } = (await made.body.json()) as { id: string };
+  try {
+    const c0 = process.cpuUsage();
+    const out = await new Promise<string>((done, fail) =>
+      execFile(process.execPath, [join(__dirname, "scale-get.js"), `${emu.baseUrl}/v1/projects/${id}`, emu.apiKey, String(count)], (err, stdout) => (err ? fail(err) : done(stdout))));
+    const c = process.cpuUsage(c0);
+    return ((JSON.parse(out) as { cpu: number }).cpu + (c.user + c.system) / 1e6) / count;
+  } finally {
+    await (await request(`${emu.baseUrl}/v1/projects/${id}`, { method: "DELETE", headers })).body.dump();
+  }
 }
