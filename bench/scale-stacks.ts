@@ -10,8 +10,8 @@
 import { execFile } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { request } from "undici";
 import { startEmulator } from "../emulator";
+import { CloudPlatformClient } from "../provider/client";
 import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
 import { installedApp, sampleProviderRss } from "./engine";
 import { last, linear, log, type Series, treeCpuSeconds, within } from "./scale-series";
@@ -149,9 +149,8 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
 
 /** CPU seconds one bare GET of a Project costs, client (bench/scale-get.ts) and emulator together. */
 async function bareReadCpu(emu: Awaited<ReturnType<typeof startEmulator>>, count = 3000): Promise<number> {
-  const headers = { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" };
-  const made = await request(`${emu.baseUrl}/v1/workspaces/${emu.workspaceId}/projects`, { method: "POST", headers, body: JSON.stringify({ name: "scale-floor" }) });
-  const { id } = (await made.body.json()) as { id: string };
+  const client = new CloudPlatformClient({ apiKey: emu.apiKey, baseUrl: emu.baseUrl });
+  const { id } = await client.create<{ id: string }>(`/v1/workspaces/${emu.workspaceId}/projects`, { name: "scale-floor" });
   try {
     const c0 = process.cpuUsage();
     const out = await new Promise<string>((done, fail) =>
@@ -159,6 +158,7 @@ async function bareReadCpu(emu: Awaited<ReturnType<typeof startEmulator>>, count
     const c = process.cpuUsage(c0);
     return ((JSON.parse(out) as { cpu: number }).cpu + (c.user + c.system) / 1e6) / count;
   } finally {
-    await (await request(`${emu.baseUrl}/v1/projects/${id}`, { method: "DELETE", headers })).body.dump();
+    await client.delete(`/v1/projects/${id}`);
+    await client.close();
   }
 }

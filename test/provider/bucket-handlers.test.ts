@@ -2,7 +2,7 @@
 import { CorsResponse, PolicyResponse, V1StorageBucket } from "../../provider/api/storage";
 import { Bucket, type BucketOutputs } from "../../provider/resources/bucket";
 import { type Context, UNKNOWN } from "../../provider/resources/framework";
-import { plainDiff } from "../support/helpers";
+import { listPages, plainDiff } from "../support/helpers";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -160,8 +160,7 @@ test("reads of many buckets at once walk the region's list once, in pages of 100
   try {
     const reads = await Promise.all(names.map((name) => Bucket.read!(ctx, name, olds(name))));
     expect(reads.map((r) => r.id)).toEqual(names);
-    const lists = get.mock.calls.filter(([path]) => path === `/v1/workspaces/${ws}/buckets`);
-    expect(lists.map(([, o]) => o?.query?.limit ?? "next page")).toEqual([100, "next page"]);
+    expect(listPages(get, `/v1/workspaces/${ws}/buckets`)).toEqual([100, "next page"]);
     // The walk is over: a bucket deleted now reads as gone.
     await api.delete(`/v1/workspaces/${ws}/buckets/${names[0]}`, { query: { region: "af-west-1" } });
     expect(await Bucket.read!(ctx, names[0], olds(names[0]))).toEqual({});

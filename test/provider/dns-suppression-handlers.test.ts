@@ -6,7 +6,7 @@ import { DnsRecordSet } from "../../provider/resources/dnsRecordSet";
 import type { Context } from "../../provider/resources/framework";
 import { Suppression } from "../../provider/resources/suppression";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
-import { failure, plainDiff } from "../support/helpers";
+import { failure, listPages, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -49,7 +49,7 @@ test("DnsRecord: reads of a zone's records at once walk its list once, in pages 
   for (let i = 0; i < 150; i++) made.push(await ctx.client.create<any>(path, { name: `r${i}`, type: "TXT", content: `v${i}` }));
   const olds = { zoneId, zoneName: "handlers.test" } as any;
   const get = jest.spyOn(ctx.client, "get");
-  const lists = () => get.mock.calls.filter(([p]) => p === path).map(([, o]) => o?.query?.limit ?? "next page");
+  const lists = () => listPages(get, path);
   try {
     const reads = await Promise.all(made.map((r) => DnsRecord.read!(ctx, `${zoneId}/${r.id}`, olds)));
     expect(reads.map((r) => r.props?.content)).toEqual(made.map((r) => r.content));

@@ -5,7 +5,7 @@ import { EnvVar } from "../../provider/resources/envVar";
 import type { Context } from "../../provider/resources/framework";
 import { SecretFile } from "../../provider/resources/secretFile";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
-import { failure, plainDiff } from "../support/helpers";
+import { failure, listPages, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -80,7 +80,7 @@ test("EnvVar: reads of a service's keys at once walk its list once; a value chan
   await ctx.client.patch(path, { envVars: keys.map((key) => ({ key, value: "a" })) });
   const olds = (key: string) => ({ serviceId, key, value: "a", scope: "ALL", secret: false, pendingRedeploy: false }) as any;
   const get = jest.spyOn(ctx.client, "get");
-  const lists = () => get.mock.calls.filter(([p]) => p === path).length;
+  const lists = () => listPages(get, path).length;
   try {
     await ctx.client.patch(path, { envVars: [{ key: "KEY_7", value: "by hand" }] });
     const reads = await Promise.all(keys.map((key) => EnvVar.read!(ctx, `${serviceId}/${key}`, olds(key))));

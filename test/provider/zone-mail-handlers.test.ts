@@ -9,7 +9,7 @@ import { MailDomain } from "../../provider/resources/mailDomain";
 import { MailDomainVerification } from "../../provider/resources/mailDomainVerification";
 import { makeContext } from "../../provider/config";
 import { handlerSuite, type TestEmulator } from "../support/emulator";
-import { failure, plainDiff } from "../support/helpers";
+import { failure, listPages, plainDiff } from "../support/helpers";
 
 let emu: TestEmulator;
 let ctx: Context;
@@ -65,7 +65,7 @@ test("DnsZone: reads of many zones at once walk the list once, in pages of 100; 
   const olds = { workspaceId: emu.workspaceId } as any;
   const realGet = ctx.client.get.bind(ctx.client);
   const get = jest.spyOn(ctx.client, "get");
-  const lists = () => get.mock.calls.filter(([p]) => p === path).map(([, o]) => o?.query?.limit ?? "next page");
+  const lists = () => listPages(get, path);
   try {
     const reads = await Promise.all(ids.map((id) => DnsZone.read!(ctx, id, olds)));
     expect(reads.map((r) => r.id)).toEqual(ids);

@@ -109,3 +109,8 @@ export async function exclusive<T>(lock: string, fn: () => Promise<T>, { staleMs
     rmSync(lock, { recursive: true, force: true });
   }
 }
+
+/** The pages of the list at `path` a spied `client.get` asked for, in order: a walk's first page by its limit, each next one by cursor. */
+export function listPages(get: jest.SpiedFunction<(path: string, opts?: any) => Promise<unknown>>, path: string): (number | "next page")[] {
+  return get.mock.calls.filter(([p]) => p === path).map(([, o]) => o?.query?.limit ?? "next page");
+}
