@@ -2,7 +2,7 @@
 // CLI against an in-process emulator, each measure beside its baseline from the same run. Printed
 // with its target and N; nothing here is asserted.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -323,7 +323,11 @@ export function installedApp(program: string): { dir: string; dispose(): void } 
   const dir = join(root, "app");
   const modules = join(dir, "node_modules");
   mkdirSync(modules, { recursive: true });
-  for (const f of readdirSync(program)) cpSync(join(program, f), join(dir, f), { recursive: true });
+  // A folder of the program with a package.json of its own is a package it installs (node_modules/<folder>).
+  for (const f of readdirSync(program)) {
+    const own = existsSync(join(program, f, "package.json"));
+    cpSync(join(program, f), join(own ? modules : dir, f), { recursive: true });
+  }
   const pkg = join(modules, "pulumi-cloudplatform");
   for (const f of ["package.json", "dist/sdk", "dist/provider", "dist/emulator", "bin", "schema.json"]) cpSync(join(ROOT, f), join(pkg, f), { recursive: true });
   // @pulumi/pulumi is copied too: its serializer names a module by resolving the package from

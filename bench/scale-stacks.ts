@@ -28,6 +28,8 @@ interface Run {
   calls: Record<Op, number>;
   /** Peak RSS of the provider process during the up (bytes). */
   rss: number;
+  /** The checkpoint's bytes per resource after the up (the engine rewrites it after each step). */
+  stateBytes: number;
 }
 
 export async function runStacks(sizes: number[]): Promise<Series[]> {
@@ -56,6 +58,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     const cpu = {} as Record<Op, number>;
     const calls = {} as Record<Op, number>;
     let rss = 0;
+    let stateBytes = 0;
     for (const op of OPS) {
       log(`stacks: ${op} of ${n} ${mode === "noop" ? "no-op" : "mixed"} resources, ${sdk} SDK`);
       const sample = op === "up" ? sampleProviderRss(sdk === "dynamic" ? DYNAMIC_HOST : mode === "noop" ? NOOP_PLUGIN : PLUGIN) : undefined;
@@ -70,9 +73,10 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
       cpu[op] = treeCpuSeconds() - c0;
       calls[op] = hits - h0;
       if (sample) rss = await sample();
+      if (op === "up") stateBytes = JSON.stringify(await s.stack.exportStack()).length / n;
     }
     await s.dispose();
-    return { seconds, cpu, calls, rss };
+    return { seconds, cpu, calls, rss, stateBytes };
   };
   let perRead = NaN;
   try {
@@ -117,6 +121,15 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
       family: "stacks", id: `S-${sdk[0]}rf`, what: `refresh floor, ${sdk} SDK: the no-op's refresh CPU plus one bare GET per resource`, unit: "s",
       baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
       points: sizes.map((n) => ({ size: n, value: at(`${sdk} noop ${n}`).cpu.refresh + n * perRead, baseline: at(`${sdk} noop ${n}`).cpu.refresh })),
+      goal: "-",
+    });
+    // The baselines answer values as long as the platform's under the same package identity
+    // (bench/programs/scale/shape.js): what remains between the two is ours (type tokens, the SDK's
+    // own inputs, stack frames through it).
+    series.push({
+      family: "stacks", id: `S-${sdk[0]}sb`, what: `state bytes per resource after up, ${sdk} SDK`, unit: "bytes",
+      baselineName: sdk === "dynamic" ? "no-op dynamic provider" : "no-op native plugin",
+      points: sizes.map((n) => ({ size: n, value: at(`${sdk} mixed ${n}`).stateBytes, baseline: at(`${sdk} noop ${n}`).stateBytes })),
       goal: "-",
     });
     series.push({

@@ -10,11 +10,12 @@ const mode = config.require("mode");
 const n = config.requireNumber("count");
 const tag = config.require("tag");
 
-// The no-op plugin's types stand in for ours, property for property (./shape.js).
-const { slots, blocks } = require("./shape");
+// The no-op plugin's types stand in for ours, property for property, under the package version and
+// download URL ours has, which its default provider's name (in every resource's state) holds (./shape.js).
+const { PACKAGE, slots, blocks } = require("./shape");
 class Noop extends pulumi.CustomResource {
   constructor(kind: string, name: string, args: Record<string, pulumi.Input<unknown>>) {
-    super(`noopbench:index:${kind}`, name, slots(kind, args));
+    super(`noopbench:index:${kind}`, name, slots(kind, args), PACKAGE);
   }
 }
 

@@ -10,24 +10,12 @@ const mode = config.require("mode");
 const n = config.requireNumber("count");
 const tag = config.require("tag");
 
-// One no-op provider per type: create answers every property the type has (./shape.js).
-const { FILLED, slots, blocks } = require("./shape");
-const noops: Record<string, pulumi.dynamic.ResourceProvider> = {};
-for (const kind of Object.keys(FILLED)) {
-  const filled = FILLED[kind];
-  noops[kind] = {
-    async create(inputs) {
-      return { id: inputs.name, outs: { ...filled, ...inputs } };
-    },
-    async read(id, props) {
-      return { id, props };
-    },
-  };
-}
+// One no-op provider per type, a module's exports each (./noopbench, installed as node_modules/noopbench).
+const { slots, blocks } = require("./shape");
 class Noop extends pulumi.dynamic.Resource {
   declare readonly id: pulumi.Output<string>;
   constructor(kind: string, name: string, args: Record<string, pulumi.Input<unknown>>) {
-    super(noops[kind], name, slots(kind, args));
+    super(require(`noopbench/${kind}`), name, slots(kind, args));
   }
 }
 
