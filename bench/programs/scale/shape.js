@@ -6,7 +6,6 @@
 // (the engine rewrites its checkpoint after each step, at a cost that grows with its size): the ratio
 // is the provider's own cost. Shared by both bench programs and the no-op plugin
 // (bench/scale-stacks.ts copies it beside the native program).
-const TYPES = ["Project", "Environment", "DnsZone", "DnsRecord", "Bucket"];
 const { randomUUID } = require("node:crypto");
 const { dirname, join } = require("node:path");
 const schema = require(join(dirname(require.resolve("pulumi-cloudplatform/package.json")), "schema.json"));
@@ -24,6 +23,8 @@ const PLATFORM = {
   DnsRecord: { createdAt: AT, editable: true, fqdn: "www.s0000x0-z000.example", origin: "USER", priority: null, ttl: 3600, updatedAt: AT, zoneId: UUID, zoneName: "s0000x0-z000.example" },
   Bucket: { corsRules: null, createdAt: AT, endpoint: "http://127.0.0.1:40000/_storage/af-west-1", forceDestroy: false, policy: null, publicBaseUrl: null, region: "af-west-1", visibility: "PRIVATE", workspaceId: UUID },
 };
+/** The types the stacks hold (each has a no-op provider module in ./noopbench). */
+const TYPES = Object.keys(PLATFORM);
 
 const value = (p) => (p.type === "boolean" ? false : p.type === "integer" || p.type === "number" ? 0 : p.type === "array" ? [] : p.type === "object" ? {} : "bench");
 
@@ -58,4 +59,4 @@ function blocks(n, tag, make) {
   }
 }
 
-module.exports = { TYPES, FILLED, PACKAGE, created, slots, blocks };
+module.exports = { PACKAGE, created, slots, blocks };
