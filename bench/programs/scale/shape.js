@@ -23,14 +23,12 @@ const PLATFORM = {
   DnsRecord: { createdAt: AT, editable: true, fqdn: "www.s0000x0-z000.example", origin: "USER", priority: null, ttl: 3600, updatedAt: AT, zoneId: UUID, zoneName: "s0000x0-z000.example" },
   Bucket: { corsRules: null, createdAt: AT, endpoint: "http://127.0.0.1:40000/_storage/af-west-1", forceDestroy: false, policy: null, publicBaseUrl: null, region: "af-west-1", visibility: "PRIVATE", workspaceId: UUID },
 };
-/** The types the stacks hold (each has a no-op provider module in ./noopbench). */
-const TYPES = Object.keys(PLATFORM);
 
 const value = (p) => (p.type === "boolean" ? false : p.type === "integer" || p.type === "number" ? 0 : p.type === "array" ? [] : p.type === "object" ? {} : "bench");
 
-/** Every output of each type: the platform's value where it has one, else a value of its schema type. */
+/** Every output of each type the stacks hold: the platform's value where it has one, else a value of its schema type. */
 const FILLED = Object.fromEntries(
-  TYPES.map((t) => [t, Object.fromEntries(Object.entries(schema.resources[`cloudplatform:index:${t}`].properties).map(([k, p]) => [k, k in PLATFORM[t] ? PLATFORM[t][k] : value(p)]))]),
+  Object.entries(PLATFORM).map(([t, platform]) => [t, Object.fromEntries(Object.entries(schema.resources[`cloudplatform:index:${t}`].properties).map(([k, p]) => [k, k in platform ? platform[k] : value(p)]))]),
 );
 
 /** A no-op create's answer: an id as the platform makes it (a bucket's is its name), every property, the inputs over them. */
