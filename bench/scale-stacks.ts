@@ -3,10 +3,11 @@
 // providers, and on the native SDK beside N resources of a no-op plugin (each no-op resource has
 // the inputs and properties of the type it stands in for: bench/programs/scale/shape.js), against
 // an in-process emulator (lifecycles instant, no rate limit) that counts the API calls of each
-// operation. Also
-// the peak RSS of the provider processes during the largest `up`s. Beside wall time, the CPU time
-// of the whole process tree (the CLI, the program, the providers, the emulator), which other load
-// on the machine does not move as it moves wall time.
+// operation, ours and its baseline one operation each in turn; at the largest size, preview and
+// refresh three times each (the median kept). Also the peak RSS of the provider processes during
+// the largest `up`s. Beside wall time, the CPU time of the whole process tree (the CLI, the
+// program, the providers, the emulator), which other load on the machine does not move as it
+// moves wall time.
 import { execFile } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,12 @@ import { last, linear, log, type Series, treeCpuSeconds, within } from "./scale-
 
 const OPS = ["preview", "up", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
+const SDKS = ["dynamic", "native"] as const;
+type Sdk = (typeof SDKS)[number];
+const MODES = ["noop", "mixed"] as const;
+type Mode = (typeof MODES)[number];
+/** Samples of preview and refresh at the largest size: one moved by a third between runs. */
+const SAMPLES = 3;
 const DYNAMIC_HOST = /cmd\/dynamic-provider/;
 const PLUGIN = /pulumi-resource-cloudplatform/;
 const NOOP_PLUGIN = /pulumi-resource-noopbench/;
@@ -46,7 +53,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
   const stacks: StackHandle[] = [];
   const results = new Map<string, Run>();
   let seq = 0;
-  const run = async (sdk: "dynamic" | "native", mode: "mixed" | "noop", n: number): Promise<Run> => {
+  const open = async (sdk: Sdk, mode: Mode, n: number): Promise<StackHandle> => {
     const tag = `s${process.pid % 10_000}x${seq++}`;
     const s = await openStack({
       programDir: apps[sdk].dir, stackName: `scale-${tag}`,
@@ -54,37 +61,47 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
       config: { mode, count: String(n), tag },
     });
     stacks.push(s);
-    const seconds = {} as Record<Op, number>;
-    const cpu = {} as Record<Op, number>;
-    const calls = {} as Record<Op, number>;
-    let rss = 0;
-    let stateBytes = 0;
+    return s;
+  };
+  // The no-op and ours, one operation each in turn, so that other load on the machine weighs on
+  // both alike; preview and refresh (seconds each) `samples` times, keeping the median.
+  const pair = async (sdk: Sdk, n: number, samples: number): Promise<Record<Mode, Run>> => {
+    const stacksOf = { noop: await open(sdk, "noop", n), mixed: await open(sdk, "mixed", n) };
+    const taken = { noop: emptySamples(), mixed: emptySamples() };
+    const runs = { noop: { rss: 0, stateBytes: 0 }, mixed: { rss: 0, stateBytes: 0 } };
     for (const op of OPS) {
-      log(`stacks: ${op} of ${n} ${mode === "noop" ? "no-op" : "mixed"} resources, ${sdk} SDK`);
-      const sample = op === "up" ? sampleProviderRss(sdk === "dynamic" ? DYNAMIC_HOST : mode === "noop" ? NOOP_PLUGIN : PLUGIN) : undefined;
-      const h0 = hits;
-      const t0 = process.hrtime.bigint();
-      const c0 = treeCpuSeconds();
-      if (op === "preview") await s.stack.preview();
-      else if (op === "up") await s.stack.up();
-      else if (op === "refresh") await s.stack.refresh();
-      else await s.stack.destroy();
-      seconds[op] = Number(process.hrtime.bigint() - t0) / 1e9;
-      cpu[op] = treeCpuSeconds() - c0;
-      calls[op] = hits - h0;
-      if (sample) rss = await sample();
-      if (op === "up") stateBytes = JSON.stringify(await s.stack.exportStack()).length / n;
+      const rounds = op === "preview" || op === "refresh" ? samples : 1;
+      for (let round = 0; round < rounds; round++) {
+        for (const mode of MODES) {
+          const s = stacksOf[mode];
+          log(`stacks: ${op} of ${n} ${mode === "noop" ? "no-op" : "mixed"} resources, ${sdk} SDK${rounds > 1 ? ` (${round + 1} of ${rounds})` : ""}`);
+          const sample = op === "up" ? sampleProviderRss(sdk === "dynamic" ? DYNAMIC_HOST : mode === "noop" ? NOOP_PLUGIN : PLUGIN) : undefined;
+          const h0 = hits;
+          const t0 = process.hrtime.bigint();
+          const c0 = treeCpuSeconds();
+          if (op === "preview") await s.stack.preview();
+          else if (op === "up") await s.stack.up();
+          else if (op === "refresh") await s.stack.refresh();
+          else await s.stack.destroy();
+          taken[mode].seconds[op].push(Number(process.hrtime.bigint() - t0) / 1e9);
+          taken[mode].cpu[op].push(treeCpuSeconds() - c0);
+          taken[mode].calls[op].push(hits - h0);
+          if (sample) runs[mode].rss = await sample();
+          if (op === "up") runs[mode].stateBytes = JSON.stringify(await s.stack.exportStack()).length / n;
+        }
+      }
     }
-    await s.dispose();
-    return { seconds, cpu, calls, rss, stateBytes };
+    for (const s of Object.values(stacksOf)) await s.dispose();
+    const of = (mode: Mode): Run => ({ ...runs[mode], ...medians(taken[mode]) });
+    return { noop: of("noop"), mixed: of("mixed") };
   };
   let perRead = NaN;
   try {
     for (const n of sizes) {
-      // Ours and its baseline back to back, so that other load on the machine weighs on both alike.
-      for (const sdk of ["dynamic", "native"] as const) {
-        results.set(`${sdk} noop ${n}`, await run(sdk, "noop", n));
-        results.set(`${sdk} mixed ${n}`, await run(sdk, "mixed", n));
+      for (const sdk of SDKS) {
+        const { noop, mixed } = await pair(sdk, n, n === sizes[sizes.length - 1] ? SAMPLES : 1);
+        results.set(`${sdk} noop ${n}`, noop);
+        results.set(`${sdk} mixed ${n}`, mixed);
       }
     }
     log("stacks: the floor of a read, bare GETs of one Project");
@@ -99,7 +116,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
   const at = (key: string) => results.get(key)!;
   const ratio = within(1.1);
   const series: Series[] = [];
-  for (const sdk of ["dynamic", "native"] as const) {
+  for (const sdk of SDKS) {
     for (const op of OPS) {
       series.push({
         family: "stacks", id: `S-${sdk[0]}${op[0]}c`, what: `${op}, ${sdk} SDK, CPU time of every process`, unit: "s",
@@ -174,4 +191,18 @@ async function bareReadCpu(emu: Awaited<ReturnType<typeof startEmulator>>, count
     await client.delete(`/v1/projects/${id}`);
     await client.close();
   }
+}
+
+type Samples = Record<"seconds" | "cpu" | "calls", Record<Op, number[]>>;
+
+function emptySamples(): Samples {
+  const each = () => Object.fromEntries(OPS.map((op) => [op, [] as number[]])) as Record<Op, number[]>;
+  return { seconds: each(), cpu: each(), calls: each() };
+}
+
+/** The median of each operation's samples (of an even count, the lower middle one). */
+function medians(taken: Samples): Pick<Run, "seconds" | "cpu" | "calls"> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const of = (m: Record<Op, number[]>) => Object.fromEntries(OPS.map((op) => [op, median(m[op])])) as Record<Op, number>;
+  return { seconds: of(taken.seconds), cpu: of(taken.cpu), calls: of(taken.calls) };
 }
