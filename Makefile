@@ -16,7 +16,7 @@ help:
 	@echo "make schema  regenerate schema.json, sdk/types.ts and the generated SDKs (sdk/native, sdk/python, sdk/go)"
 	@echo "make plugin  build the plugin's release archives (one per OS and architecture) into dist-plugin/"
 	@echo "make bench   run the benchmarks in bench/"
-	@echo "make bench-scale  cost against size (stacks, fleets, workspaces, the 429 path) with charts; about 30 min, not in CI"
+	@echo "make bench-scale  cost against size (stacks, fleets, workspaces, the 429 path) with charts; about 40 min, not in CI"
 	@echo "make emulator  start the emulator on port 4510"
 	@echo "make mutation  mutation testing of provider/ with the fast tests (StrykerJS; slow, not part of make test)"
 	@echo "make python-sdk  build the Python SDK wheel (dist/python) into .venv"
