@@ -15,12 +15,12 @@ import { openStack, ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
 import { fleetSpec } from "../test/drift/harness/declared";
 import { timed } from "./drift";
 import type { Row } from "./engine";
+import { median } from "./scale-series";
 
 const PROGRAM = join(ROOT, "test", "programs", "drift-harness");
 const CLI = join(ROOT, "dist", "provider", "drift", "cli.js");
 const PARALLEL = 2;
 const run = promisify(execFile);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
 
 export async function runDriftHarness(opts: { rounds?: number; drifted?: boolean } = {}): Promise<Row[]> {

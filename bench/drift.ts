@@ -15,6 +15,7 @@ import { openStack, ROOT, TOOLS_BIN } from "../scripts/pulumi-env";
 import { mapLimit } from "../provider/drift/pool";
 import type { Report } from "../provider/drift/types";
 import type { Row } from "./engine";
+import { median } from "./scale-series";
 
 const PROGRAM = join(ROOT, "bench", "programs", "drift");
 const CLI = join(ROOT, "dist", "provider", "drift", "cli.js");
@@ -71,8 +72,6 @@ export function cloneStack(backend: string, project: string, from: string, to: s
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 export async function runDrift(opts: { stacks: number; memoryStacks?: number; parallel?: number; rounds?: number }): Promise<Row[]> {
   const rows: Row[] = [];

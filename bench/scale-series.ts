@@ -48,6 +48,9 @@ export const within = (max: number) => (points: Point[]) => last(points).value /
 
 export const ratioAt = (p: Point | undefined) => (p && p.baseline ? p.value / p.baseline : undefined);
 
+/** The middle sample (of an even count, the lower middle one). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
 export function percentile(sorted: number[], q: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];

@@ -4,10 +4,10 @@
 // the inputs and properties of the type it stands in for: bench/programs/scale/shape.js), against
 // an in-process emulator (lifecycles instant, no rate limit) that counts the API calls of each
 // operation, ours and its baseline one operation each in turn; at the largest size, preview and
-// refresh three times each (the median kept). Also the peak RSS of the provider processes during
-// the largest `up`s. Beside wall time, the CPU time of the whole process tree (the CLI, the
-// program, the providers, the emulator), which other load on the machine does not move as it
-// moves wall time.
+// refresh three times each (the median time kept, and the most calls). Also the peak RSS of the
+// provider processes during the largest `up`s. Beside wall time, the CPU time of the whole
+// process tree (the CLI, the program, the providers, the emulator), which other load on the
+// machine does not move as it moves wall time.
 import { execFile } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { startEmulator } from "../emulator";
 import { CloudPlatformClient } from "../provider/client";
 import { openStack, ROOT, type StackHandle } from "../scripts/pulumi-env";
 import { installedApp, sampleProviderRss } from "./engine";
-import { last, linear, log, type Series, treeCpuSeconds, within } from "./scale-series";
+import { last, linear, log, median, type Series, treeCpuSeconds, within } from "./scale-series";
 
 const OPS = ["preview", "up", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
@@ -50,23 +50,28 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
   const apps = { dynamic: installedApp(join(ROOT, "bench", "programs", "scale")), native: installedApp(join(ROOT, "bench", "programs", "scale-native")) };
   // The baselines' shape (one file for the dynamic program, the native one and its no-op plugin).
   copyFileSync(join(ROOT, "bench", "programs", "scale", "shape.js"), join(apps.native.dir, "shape.js"));
-  const stacks: StackHandle[] = [];
   const results = new Map<string, Run>();
   let seq = 0;
-  const open = async (sdk: Sdk, mode: Mode, n: number): Promise<StackHandle> => {
+  const open = (sdk: Sdk, mode: Mode, n: number): Promise<StackHandle> => {
     const tag = `s${process.pid % 10_000}x${seq++}`;
-    const s = await openStack({
+    return openStack({
       programDir: apps[sdk].dir, stackName: `scale-${tag}`,
       env: { CLOUDPLATFORM_BASE_URL: emu.baseUrl, CLOUDPLATFORM_API_KEY: emu.apiKey },
       config: { mode, count: String(n), tag },
     });
-    stacks.push(s);
-    return s;
   };
   // The no-op and ours, one operation each in turn, so that other load on the machine weighs on
   // both alike; preview and refresh (seconds each) `samples` times, keeping the median.
   const pair = async (sdk: Sdk, n: number, samples: number): Promise<Record<Mode, Run>> => {
-    const stacksOf = { noop: await open(sdk, "noop", n), mixed: await open(sdk, "mixed", n) };
+    const stacksOf: Partial<Record<Mode, StackHandle>> = {};
+    try {
+      for (const mode of MODES) stacksOf[mode] = await open(sdk, mode, n);
+      return await measure(sdk, n, samples, stacksOf as Record<Mode, StackHandle>);
+    } finally {
+      for (const s of Object.values(stacksOf)) await s.dispose().catch(() => undefined);
+    }
+  };
+  const measure = async (sdk: Sdk, n: number, samples: number, stacksOf: Record<Mode, StackHandle>): Promise<Record<Mode, Run>> => {
     const taken = { noop: emptySamples(), mixed: emptySamples() };
     const runs = { noop: { rss: 0, stateBytes: 0 }, mixed: { rss: 0, stateBytes: 0 } };
     for (const op of OPS) {
@@ -91,8 +96,7 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
         }
       }
     }
-    for (const s of Object.values(stacksOf)) await s.dispose();
-    const of = (mode: Mode): Run => ({ ...runs[mode], ...medians(taken[mode]) });
+    const of = (mode: Mode): Run => ({ ...runs[mode], ...summarised(taken[mode]) });
     return { noop: of("noop"), mixed: of("mixed") };
   };
   let perRead = NaN;
@@ -108,7 +112,6 @@ export async function runStacks(sizes: number[]): Promise<Series[]> {
     perRead = await bareReadCpu(emu);
     log(`stacks: a bare GET costs ${(perRead * 1000).toFixed(2)} ms of CPU, client and emulator together`);
   } finally {
-    for (const s of stacks) await s.dispose().catch(() => undefined);
     await emu.close();
     apps.dynamic.dispose();
     apps.native.dispose();
@@ -200,9 +203,11 @@ function emptySamples(): Samples {
   return { seconds: each(), cpu: each(), calls: each() };
 }
 
-/** The median of each operation's samples (of an even count, the lower middle one). */
-function medians(taken: Samples): Pick<Run, "seconds" | "cpu" | "calls"> {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  const of = (m: Record<Op, number[]>) => Object.fromEntries(OPS.map((op) => [op, median(m[op])])) as Record<Op, number>;
-  return { seconds: of(taken.seconds), cpu: of(taken.cpu), calls: of(taken.calls) };
+/**
+ * Each operation's samples as one value: the median of its times, and the most API calls any
+ * sample made (the calls' goals are bounds, which one sample over them must not hide).
+ */
+function summarised(taken: Samples): Pick<Run, "seconds" | "cpu" | "calls"> {
+  const of = (m: Record<Op, number[]>, pick: (xs: number[]) => number) => Object.fromEntries(OPS.map((op) => [op, pick(m[op])])) as Record<Op, number>;
+  return { seconds: of(taken.seconds, median), cpu: of(taken.cpu, median), calls: of(taken.calls, (xs) => Math.max(...xs)) };
 }

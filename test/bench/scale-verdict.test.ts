@@ -1,7 +1,8 @@
 // bench-scale's verdicts: a row that meets its ratio but not its slope, when the no-op baseline
 // grows as steeply, is Pulumi's own miss and says so; any other miss stays a miss.
+// And the median the rows keep of repeated samples.
 import { verdict } from "../../bench/scale-report";
-import { linear, type Point, type Series, within } from "../../bench/scale-series";
+import { linear, median, type Point, type Series, within } from "../../bench/scale-series";
 
 const ratio = within(1.1);
 const row = (points: Point[]): Series => ({
@@ -27,4 +28,11 @@ test("a slope steeper than the no-op's, or a ratio over its goal, stays MISSED",
 
 test("a row without a check has no verdict", () => {
   expect(verdict({ ...row([{ size: 1, value: 1 }]), check: undefined })).toBe("-");
+});
+
+test("a median is the middle sample (the lower middle one of an even count), the samples left in their order", () => {
+  const xs = [7.2, 4.1, 5.0];
+  expect(median(xs)).toBe(5.0);
+  expect(median([3, 1, 4, 2])).toBe(2);
+  expect(xs).toEqual([7.2, 4.1, 5.0]);
 });
