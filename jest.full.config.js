@@ -9,6 +9,8 @@ module.exports = {
   // Transpile only (isolatedModules in tsconfig.jest.json): `make typecheck` checks the tests' types once, with tsc.
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.jest.json" }] },
   testTimeout: 60_000,
+  // In the checkout, not TMPDIR: scripts/jest gives each run a TMPDIR of its own, removed after it.
+  cacheDirectory: "<rootDir>/node_modules/.cache/jest",
   // The slow tier first when there are no timings yet (jest.sequencer.js).
   testSequencer: "<rootDir>/jest.sequencer.js",
   // Three on two cores: part of the time is waiting (emulator clocks, Retry-After, client timeouts;

@@ -3,7 +3,9 @@
 // Python or Go toolchain or awscli must be left to `make test` (jest.config.js, run on each change),
 // which leaves the matrix to `make test-full` (jest.full.config.js, every file, what CI runs) but
 // keeps each capability's own lifecycle through the CLI. Needs are read from each file's text.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "..");
@@ -80,7 +82,34 @@ test("make test keeps each capability's own test through the real CLI; make test
   expect(make).toMatch(/^test:.*\n\t.*scripts\/jest --ci \$\(JEST_FLAGS\)$/m);
   expect(make).toMatch(/^test-full:.*\n\t.*scripts\/jest --ci -c jest\.full\.config\.js /m);
   // scripts/jest: Jest under node with the flags its workers inherit, and its arguments passed on.
-  expect(readFileSync(join(ROOT, "scripts", "jest"), "utf8")).toMatch(/^exec node --[^\n]*"\$\(dirname "\$0"\)\/\.\.\/node_modules\/jest\/bin\/jest\.js" "\$@"$/m);
+  expect(readFileSync(join(ROOT, "scripts", "jest"), "utf8")).toMatch(/^TMPDIR="\$tmp" node --[^\n]*"\$\(dirname "\$0"\)\/\.\.\/node_modules\/jest\/bin\/jest\.js" "\$@"$/m);
+});
+
+test("scripts/jest gives its run a TMPDIR of its own and removes it after, passing Jest's exit status on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cloudplatform-tiers-"));
+  try {
+    const parent = join(dir, "tmp");
+    const tests = join(dir, "tests");
+    mkdirSync(parent);
+    mkdirSync(tests);
+    // Leaves a file in the temporary directory, as the Pulumi CLI leaves each plugin archive it downloads.
+    writeFileSync(join(tests, "leaves.test.js"), `test("t", () => {
+      const os = require("os");
+      require("fs").writeFileSync(require("path").join(os.tmpdir(), "left-behind"), "x");
+      expect(os.tmpdir().startsWith(${JSON.stringify(`${parent}/cloudplatform-tests-`)})).toBe(process.env.OUTCOME === "pass");
+    });\n`);
+    const run = (outcome: string) => new Promise<number | null>((done) => {
+      const config = JSON.stringify({ rootDir: tests, testEnvironment: "node", testMatch: ["**/*.test.js"], transform: {} });
+      const child = execFile(join(ROOT, "scripts", "jest"), ["--ci", "--config", config], { env: { ...process.env, TMPDIR: parent, OUTCOME: outcome, JEST_WORKER_ID: "" } });
+      child.on("exit", (code) => done(code));
+    });
+    expect(await run("pass")).toBe(0);
+    expect(readdirSync(parent)).toEqual([]);
+    expect(await run("fail")).toBe(1);
+    expect(readdirSync(parent)).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("CI runs the whole suite by default: .ci/run's target is make test-full, which runs jest.full.config.js", () => {

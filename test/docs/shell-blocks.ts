@@ -40,6 +40,7 @@ export function runScript(script: string, cwd: string, { errexit = true } = {}):
 
 function runAlone(script: string, cwd: string, errexit: boolean): Promise<{ code: number | null; out: string }> {
   const home = mkdtempSync(join(tmpdir(), "cloudplatform-readme-"));
+  mkdirSync(join(home, "tmp"));
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("JEST_") && !k.startsWith("PULUMI_") && !k.startsWith("CLOUDPLATFORM_")) env[k] = v;
   Object.assign(env, {
@@ -53,6 +54,8 @@ function runAlone(script: string, cwd: string, errexit: boolean): Promise<{ code
     // a pyenv-installed `aws` finds its Python through PYENV_ROOT, which defaults to $HOME/.pyenv
     ...(existsSync(join(homedir(), ".pyenv")) && !process.env.PYENV_ROOT ? { PYENV_ROOT: join(homedir(), ".pyenv") } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // The reader's temporary files (mktemp, Pulumi's ts-node cache, keyed by HOME) go with the home.
+    TMPDIR: join(home, "tmp"),
   });
   const wrapped = `${errexit ? "set -euo pipefail\n" : ""}trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
   return new Promise((resolve) => {

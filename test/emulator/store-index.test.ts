@@ -19,10 +19,15 @@ import { pageOf } from "../../emulator/pages";
 import { Store } from "../../emulator/store";
 
 let dir: string;
+/** Emulators a test built; closing one removes its temporary body directory (a Jest worker is killed, not exited). */
+const built: Emu[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "cp-index-"));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  for (const emu of built.splice(0)) emu.emit("close", undefined);
+});
 
 /** A small deterministic generator, so a failure replays. */
 function random(seedValue: number) {
@@ -127,6 +132,7 @@ test("a page resumes after the row it ended on, or at that row's place once it i
 function platform() {
   const store = new Store();
   const emu = new Emu(store, { defaultRegion: DEFAULT_REGION, dnsPropagationMs: 0, speed: 0, delegations: [] });
+  built.push(emu);
   const ws = store.table<Workspace>("workspaces").get(seed(store, emu.now(), DEFAULT_REGION).workspaceId)!;
   /** Rows all, where and find visited, every table together. */
   const scanned = () => Object.keys(store.counts()).reduce((n, name) => n + store.table(name).scanned, 0);

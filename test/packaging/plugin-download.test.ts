@@ -30,10 +30,14 @@ let emu: TestEmulator;
 let dir: string;
 let server: Server;
 let base: string;
+/** The CLI's temporary files: it leaves each downloaded archive in TMPDIR (15 MB a run otherwise left in /tmp). */
+let tmp: string;
 const requested: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cloudplatform-release-"));
+  tmp = join(dir, "tmp");
+  mkdirSync(tmp);
   const releases = join(dir, "releases", "download", `v${VERSION}`);
   await pluginArchives(releases);
   server = createServer((req, res) => {
@@ -113,6 +117,7 @@ async function upAndDestroy(label: string, env: Record<string, string> = {}): Pr
       PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
       CLOUDPLATFORM_BASE_URL: emu.baseUrl,
       CLOUDPLATFORM_API_KEY: emu.apiKey,
+      TMPDIR: tmp,
       ...env,
     },
   });
@@ -136,7 +141,7 @@ test("pulumi plugin install --server <release URL> installs the plugin; a progra
   mkdirSync(home, { recursive: true });
   const server = `${base}/releases/download/v\${VERSION}`;
   await run(join(TOOLS_BIN, "pulumi"), ["plugin", "install", "resource", "cloudplatform", VERSION, "--server", server], {
-    env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" },
+    env: { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", TMPDIR: tmp },
   });
   expect(requested).toContain(`/releases/download/v${VERSION}/pulumi-resource-cloudplatform-v${VERSION}-${platform}.tar.gz`);
   expect(existsSync(join(installed(home), "pulumi-resource-cloudplatform"))).toBe(true);
