@@ -19,7 +19,7 @@ import { pageOf } from "../../emulator/pages";
 import { Store } from "../../emulator/store";
 
 let dir: string;
-/** Emulators a test built; closing one removes its temporary body directory (a Jest worker is killed, not exited). */
+/** Emulators a test built; closing one removes its temporary body directory (an exit listener registered under Jest never runs). */
 const built: Emu[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "cp-index-"));
