@@ -64,6 +64,8 @@ export function markdown(all: Series[]): string {
 // CommonJS, which cannot load them, so the import is made at run time.
 const importEsm = new Function("m", "return import(m)") as (m: string) => Promise<any>;
 
+const LEGEND = { orient: "bottom", labelLimit: 400, symbolType: "stroke", symbolStrokeWidth: 2 };
+
 /** One SVG per family: a panel per measure, cost against size (log axis), ours beside the baseline. */
 export async function charts(all: Series[], dir: string): Promise<string[]> {
   const vega = await importEsm("vega");
@@ -90,8 +92,9 @@ export async function charts(all: Series[], dir: string): Promise<string[]> {
         encoding: {
           x: { field: "size", type: "quantitative", scale: { type: "log" }, title: "size" },
           y: { field: "value", type: "quantitative", title: null, scale: { zero: true } },
-          color: { field: "who", type: "nominal", title: null, legend: { orient: "bottom", labelLimit: 400 } },
-          strokeDash: { field: "who", type: "nominal", legend: null },
+          color: { field: "who", type: "nominal", title: null, legend: LEGEND },
+          // The same legend as color's, so Vega-Lite merges the two: one entry per line, drawn as it is.
+          strokeDash: { field: "who", type: "nominal", title: null, legend: LEGEND },
         },
       },
       resolve: { scale: { y: "independent" } },
