@@ -96,6 +96,8 @@ test("scripts/jest gives its run a TMPDIR of its own and removes it after, passi
     writeFileSync(join(tests, "leaves.test.js"), `test("t", () => {
       const os = require("os");
       require("fs").writeFileSync(require("path").join(os.tmpdir(), "left-behind"), "x");
+      // Others pass through it, as through /tmp (as root, a database server runs as another user), and do not list it.
+      expect((require("fs").statSync(os.tmpdir()).mode & 0o777).toString(8)).toBe("711");
       expect(os.tmpdir().startsWith(${JSON.stringify(`${parent}/cloudplatform-tests-`)})).toBe(process.env.OUTCOME === "pass");
     });\n`);
     const run = (outcome: string) => new Promise<number | null>((done) => {
