@@ -126,4 +126,6 @@ export async function pool(total: number, workers: number, task: (i: number, wor
   }));
 }
 
-export const log = (msg: string) => process.stderr.write(`bench-scale: ${msg}\n`);
+const started = Date.now();
+/** A line of progress, with the minutes since the bench began: where a run's time goes. */
+export const log = (msg: string) => process.stderr.write(`bench-scale [${((Date.now() - started) / 60_000).toFixed(1).padStart(4)} min]: ${msg}\n`);
