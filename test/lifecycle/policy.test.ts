@@ -124,6 +124,8 @@ test("a Python program through the Automation API: the Node.js pack checks the n
       env: {
         PATH: `${join(ROOT, "bin")}:${TOOLS_BIN}:${process.env.PATH}`,
         PULUMI_ROOT: join(ROOT, ".tools"),
+        // The run's own (scripts/jest), where the pack's ts-node cache goes.
+        TMPDIR: tmpdir(),
         PULUMI_HOME: join(base, "home"),
         PULUMI_BACKEND_URL: `file://${join(base, "backend")}`,
         PULUMI_CONFIG_PASSPHRASE: "cloudplatform-local",

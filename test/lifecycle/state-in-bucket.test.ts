@@ -31,6 +31,8 @@ beforeAll(async () => {
   env = {
     PATH: `${TOOLS_BIN}:${process.env.PATH}`,
     HOME: process.env.HOME,
+    // The run's own (scripts/jest), where the program's ts-node cache goes.
+    TMPDIR: tmpdir(),
     PULUMI_HOME: join(home, "pulumi-home"),
     PULUMI_BACKEND_URL: `s3://${BUCKET}?endpoint=${bucket.endpoint}&s3ForcePathStyle=true&region=${bucket.region}`,
     PULUMI_CONFIG_PASSPHRASE: "cloudplatform-local",
