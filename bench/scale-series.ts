@@ -127,5 +127,7 @@ export async function pool(total: number, workers: number, task: (i: number, wor
 }
 
 const started = Date.now();
+/** Minutes since the bench began. */
+export const elapsedMinutes = () => (Date.now() - started) / 60_000;
 /** A line of progress, with the minutes since the bench began: where a run's time goes. */
-export const log = (msg: string) => process.stderr.write(`bench-scale [${((Date.now() - started) / 60_000).toFixed(1).padStart(4)} min]: ${msg}\n`);
+export const log = (msg: string) => process.stderr.write(`bench-scale [${elapsedMinutes().toFixed(1).padStart(4)} min]: ${msg}\n`);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { charts, json, markdown, printSeries } from "./scale-report";
-import { log, type Series } from "./scale-series";
+import { elapsedMinutes, log, type Series } from "./scale-series";
 import { runFleets } from "./scale-fleet";
 import { runLimits } from "./scale-limits";
 import { runStacks } from "./scale-stacks";
@@ -41,7 +41,6 @@ async function main(): Promise<void> {
     loadAverageAtStart: loadavg()[1],
   };
   const all: Series[] = [];
-  const t0 = Date.now();
   if (only.includes("stacks")) all.push(...(await runStacks(settings.stacks)));
   if (only.includes("fleets")) all.push(...(await runFleets(settings.fleets)));
   if (only.includes("workspaces")) all.push(...(await runWorkspaces(settings.workspaces, Math.min(1_000, settings.workspaces[0]))).series);
@@ -49,13 +48,13 @@ async function main(): Promise<void> {
     const n = settings.limitCreates;
     all.push(...(await runLimits([Math.round(n / 10), Math.round((3 * n) / 10), n])));
   }
-  log(`done in ${((Date.now() - t0) / 60_000).toFixed(1)} min`);
+  log(`done in ${elapsedMinutes().toFixed(1)} min`);
   printSeries(all);
 
   const results = join(BENCH, "results");
   mkdirSync(results, { recursive: true });
   const table = markdown(all);
-  writeFileSync(join(results, "scale.json"), json(all, { ...settings, minutes: (Date.now() - t0) / 60_000 }));
+  writeFileSync(join(results, "scale.json"), json(all, { ...settings, minutes: elapsedMinutes() }));
   writeFileSync(join(results, "scale.md"), `${table}\n`);
   const drawn = await charts(all, join(BENCH, "charts"));
   log(`wrote ${join(results, "scale.json")}, ${join(results, "scale.md")} and ${drawn.length} charts`);
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
     const at = text.indexOf(begin);
     const stop = text.indexOf(end);
     if (at < 0 || stop < at) throw new Error(`bench/README.md has no ${begin} ... ${end} section to fill`);
-    const minutes = (Date.now() - t0) / 60_000;
+    const minutes = elapsedMinutes();
     const ran = `Run of ${settings.started.slice(0, 10)}: ${only.join(", ")}; stacks ${settings.stacks.join("/")}, fleets ${settings.fleets.join("/")}, workspaces ${settings.workspaces.map((n) => n.toLocaleString("en-US")).join("/")}, limit ${settings.limitCreates.toLocaleString("en-US")} creates; ${minutes.toFixed(0)} minutes; load average ${settings.loadAverageAtStart.toFixed(1)} at the start (two cores).`;
     const images = drawn.map((f) => `![${f.replace(/^.*scale-|\.svg$/g, "")}](charts/${f.replace(/^.*\//, "")})`).join("\n");
     writeFileSync(readme, `${text.slice(0, at + begin.length)}\n${ran}\n\n${table}\n${images}\n${text.slice(stop)}`);
